@@ -1,0 +1,99 @@
+/* Console output without printf (see bm/out.h). Division by 10 on 32-bit cores is a libgcc
+ * call, which is fine here: this is report time, never inside a timed region. */
+#include "bm/out.h"
+
+#include "bm/board.h"
+
+/* Line endings are the board's business (a UART driver sends CR LF, a hosted board LF). */
+void bm_out_char(char c)
+{
+	bm_board_putc(c);
+}
+
+void bm_out_str(const char *s)
+{
+	while (*s)
+		bm_out_char(*s++);
+}
+
+size_t bm_strlen(const char *s)
+{
+	size_t n = 0;
+	while (s[n])
+		n++;
+	return n;
+}
+
+size_t bm_fmt_u64(char *buf, uint64_t v)
+{
+	char tmp[BM_FMT_U64_MAX];
+	size_t n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = '\0';
+	return n;
+}
+
+size_t bm_fmt_hex(char *buf, uint64_t v, unsigned digits)
+{
+	static const char hex[] = "0123456789abcdef";
+	if (digits == 0 || digits > 16)
+		digits = 16;
+	for (unsigned i = 0; i < digits; i++)
+		buf[i] = hex[(v >> (4 * (digits - 1 - i))) & 0xf];
+	buf[digits] = '\0';
+	return digits;
+}
+
+size_t bm_fmt_milli(char *buf, uint64_t milli, unsigned frac)
+{
+	static const uint32_t div[] = {1000, 100, 10, 1};
+	if (frac > 3)
+		frac = 3;
+	uint64_t unit = div[frac];
+	uint64_t v = milli / unit;
+	if (milli % unit >= (unit + 1) / 2 && unit > 1)
+		v++; /* round half up at the printed precision */
+	uint64_t scale = 1000 / unit;
+	size_t n = bm_fmt_u64(buf, v / scale);
+	if (frac) {
+		uint64_t f = v % scale;
+		buf[n++] = '.';
+		for (unsigned i = frac; i-- > 0;) {
+			buf[n + i] = (char)('0' + f % 10);
+			f /= 10;
+		}
+		n += frac;
+		buf[n] = '\0';
+	}
+	return n;
+}
+
+void bm_out_u64(uint64_t v)
+{
+	char b[BM_FMT_U64_MAX];
+	bm_fmt_u64(b, v);
+	bm_out_str(b);
+}
+
+void bm_out_hex(uint64_t v, unsigned digits)
+{
+	char b[17];
+	bm_fmt_hex(b, v, digits);
+	bm_out_str(b);
+}
+
+void bm_out_padded(const char *s, unsigned width, int right)
+{
+	size_t n = bm_strlen(s);
+	if (!right)
+		bm_out_str(s);
+	for (size_t i = n; i < width; i++)
+		bm_out_char(' ');
+	if (right)
+		bm_out_str(s);
+}

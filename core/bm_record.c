@@ -1,0 +1,110 @@
+/* JSON record writer (see bm/record.h). Every byte goes to the console and into the running
+ * CRC at once; strings are escaped so a record always parses. */
+#include "bm/record.h"
+
+#include "bm/crc32.h"
+#include "bm/out.h"
+
+static void put(struct bm_record *r, char c)
+{
+	r->crc = bm_crc32_update(r->crc, &c, 1);
+	bm_out_char(c);
+}
+
+static void put_raw(struct bm_record *r, const char *s)
+{
+	while (*s)
+		put(r, *s++);
+}
+
+static void put_string(struct bm_record *r, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	put(r, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') {
+			put(r, '\\');
+			put(r, (char)c);
+		} else if (c < 0x20 || c == 0x7f) {
+			put_raw(r, "\\u00");
+			put(r, hex[c >> 4]);
+			put(r, hex[c & 0xf]);
+		} else {
+			put(r, (char)c);
+		}
+	}
+	put(r, '"');
+}
+
+static void key(struct bm_record *r, const char *k)
+{
+	if (r->need_comma)
+		put(r, ',');
+	put_string(r, k);
+	put(r, ':');
+	r->need_comma = 1;
+}
+
+void bm_rec_begin(struct bm_record *r, const char *type, uint32_t seq)
+{
+	r->crc = 0;
+	r->need_comma = 0;
+	put(r, '{');
+	bm_rec_str(r, "type", type);
+	bm_rec_u64(r, "format", BM_RECORD_FORMAT);
+	bm_rec_u64(r, "seq", seq);
+}
+
+void bm_rec_str(struct bm_record *r, const char *k, const char *value)
+{
+	key(r, k);
+	put_string(r, value ? value : "");
+}
+
+void bm_rec_u64(struct bm_record *r, const char *k, uint64_t value)
+{
+	char b[BM_FMT_NUM_MAX];
+	bm_fmt_u64(b, value);
+	key(r, k);
+	put_raw(r, b);
+}
+
+void bm_rec_milli(struct bm_record *r, const char *k, uint64_t milli)
+{
+	char b[BM_FMT_NUM_MAX];
+	bm_fmt_milli(b, milli, 3);
+	key(r, k);
+	put_raw(r, b);
+}
+
+void bm_rec_bool(struct bm_record *r, const char *k, int value)
+{
+	key(r, k);
+	put_raw(r, value ? "true" : "false");
+}
+
+void bm_rec_obj_begin(struct bm_record *r, const char *k)
+{
+	key(r, k);
+	put(r, '{');
+	r->need_comma = 0;
+}
+
+void bm_rec_obj_end(struct bm_record *r)
+{
+	put(r, '}');
+	r->need_comma = 1;
+}
+
+void bm_rec_end(struct bm_record *r)
+{
+	char b[9];
+	if (r->need_comma)
+		put(r, ',');
+	/* The CRC covers everything before "crc":, so take it now and stop feeding it. */
+	bm_fmt_hex(b, r->crc, 8);
+	bm_out_str("\"crc\":\"");
+	bm_out_str(b);
+	bm_out_str("\"}\n");
+}

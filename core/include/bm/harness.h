@@ -1,0 +1,43 @@
+/* The harness: runs every registered benchmark with warm-up, calibration of the inner repeat
+ * count, overhead subtraction and verification, and reports each one as a table row and a
+ * result record. bm_run() is the whole kit; a board's entry (or a hosted main) calls it. */
+#ifndef BM_HARNESS_H
+#define BM_HARNESS_H
+
+#include <stdint.h>
+
+#include "bm/bench.h"
+
+#define BM_FORMAT_TABLE   0x1u  /* human header, progress lines and the aligned table */
+#define BM_FORMAT_RECORDS 0x2u  /* JSON records */
+
+struct bm_config {
+	/** Timed batches per benchmark (the statistics' N). */
+	uint32_t samples;
+	/** Warm-up: at least this many batches... */
+	uint32_t warmup_min;
+	/** ...then until the rolling CV of the last 8 is at most warmup_cv_ppm, or this cap. */
+	uint32_t warmup_max;
+	/** Rolling coefficient of variation (ppm) at which warm-up counts as settled. */
+	uint32_t warmup_cv_ppm;
+	/** Calibration: double the inner repeat count until one batch takes this many cycles. */
+	uint64_t min_batch_cycles;
+	/** Calibration cap on the inner repeat count (a power of two). */
+	uint32_t max_iters;
+	/** BM_FORMAT_* bits. */
+	uint32_t format;
+	/** Optional: run only benchmarks for which this returns non-zero. */
+	int (*select)(const char *name, void *ctx);
+	void *select_ctx;
+};
+
+/* Defaults from the build (BM_SAMPLES etc., see CMakeLists.txt). */
+void bm_config_defaults(struct bm_config *cfg);
+
+/* Runs the selected benchmarks; returns a bm_exit_status. */
+int bm_run(const struct bm_config *cfg);
+
+/* Bare-metal entry after C runtime set-up: defaults, bm_run, board exit. */
+__attribute__((noreturn)) void bm_main(void);
+
+#endif /* BM_HARNESS_H */

@@ -1,0 +1,27 @@
+/* Console output without printf: strings, decimal, hex and fixed-point numbers, written byte by
+ * byte to the board's console. Works with BM_LIBC=none and keeps the firmware small. The
+ * bm_fmt_* functions format into a caller's buffer (for column widths and JSON). */
+#ifndef BM_OUT_H
+#define BM_OUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BM_FMT_U64_MAX 21   /* 20 digits + NUL */
+#define BM_FMT_NUM_MAX 32   /* any bm_fmt_* result + NUL */
+
+void bm_out_char(char c);
+void bm_out_str(const char *s);
+void bm_out_u64(uint64_t v);
+void bm_out_hex(uint64_t v, unsigned digits);
+/* Pad `s` with spaces to `width` (right-aligned when right != 0). */
+void bm_out_padded(const char *s, unsigned width, int right);
+
+/* Each returns the length written (without the NUL). */
+size_t bm_fmt_u64(char *buf, uint64_t v);
+size_t bm_fmt_hex(char *buf, uint64_t v, unsigned digits);
+/* A value in thousandths as a decimal with `frac` (0..3) digits, rounded half up. */
+size_t bm_fmt_milli(char *buf, uint64_t milli, unsigned frac);
+size_t bm_strlen(const char *s);
+
+#endif /* BM_OUT_H */

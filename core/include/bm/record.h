@@ -1,0 +1,27 @@
+/* Machine-readable result records: one JSON object per console line, each ending with
+ * "crc":"xxxxxxxx" = CRC-32 of every byte of the line before "crc":. Streamed byte by byte
+ * (no line buffer), so a record costs no RAM. Format documented in docs/records.md. */
+#ifndef BM_RECORD_H
+#define BM_RECORD_H
+
+#include <stdint.h>
+
+#define BM_RECORD_FORMAT 1
+
+struct bm_record {
+	uint32_t crc;     /* running CRC of the bytes written so far */
+	int need_comma;   /* a member was written at this nesting level */
+};
+
+void bm_rec_begin(struct bm_record *r, const char *type, uint32_t seq);
+void bm_rec_str(struct bm_record *r, const char *key, const char *value);
+void bm_rec_u64(struct bm_record *r, const char *key, uint64_t value);
+/* A number given in thousandths, printed with 3 decimals (e.g. 12.250). */
+void bm_rec_milli(struct bm_record *r, const char *key, uint64_t milli);
+void bm_rec_bool(struct bm_record *r, const char *key, int value);
+void bm_rec_obj_begin(struct bm_record *r, const char *key);
+void bm_rec_obj_end(struct bm_record *r);
+/* Writes "crc":"xxxxxxxx"} and the newline. */
+void bm_rec_end(struct bm_record *r);
+
+#endif /* BM_RECORD_H */

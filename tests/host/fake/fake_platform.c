@@ -1,0 +1,75 @@
+/* Fake arch and board for host unit tests: the scripted clock, a timer derived from it
+ * (1 timer tick = 100 cycles, i.e. a 10 MHz timer beside a 1 GHz core), and a console that
+ * captures output in memory so tests can read back records. Exit is recorded, not taken. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch/arch.h"
+#include "bm/board.h"
+#include "fake_platform.h"
+
+uint64_t fake_cycles, fake_instret;
+uint64_t fake_read_cost_cycles = 1, fake_read_cost_instret = 1;
+
+char fake_console[1 << 20];
+size_t fake_console_len;
+int fake_exit_status = -1;
+
+static void fake_putc(char c)
+{
+	if (fake_console_len + 1 < sizeof fake_console)
+		fake_console[fake_console_len++] = c;
+	fake_console[fake_console_len] = '\0';
+}
+
+static uint64_t fake_timer(void)
+{
+	/* Reading the timer also takes time, so a busy-wait on it terminates. */
+	fake_cycles += 10;
+	return fake_cycles / 100;
+}
+
+static void fake_exit(int status)
+{
+	fake_exit_status = status;
+}
+
+const struct bm_board board_desc = {
+	.name = "fake",
+	.console = "memory",
+	.putc = fake_putc,
+	.timer_ticks = fake_timer,
+	.timer_hz = 10000000,
+	.timer_name = "fake-timer",
+	.exit = fake_exit,
+};
+
+static struct bm_kv facts[] = {{"priv", "test"}};
+static const struct arch_info info = {
+	.isa = "fake",
+	.cycle_counter = "scripted",
+	.instret_counter = "scripted",
+	.facts = facts,
+	.n_facts = 1,
+};
+
+void arch_init(void)
+{
+}
+
+const struct arch_info *arch_get_info(void)
+{
+	return &info;
+}
+
+void fake_reset(void)
+{
+	fake_cycles = 1000;
+	fake_instret = 1000;
+	fake_read_cost_cycles = 1;
+	fake_read_cost_instret = 1;
+	fake_console_len = 0;
+	fake_console[0] = '\0';
+	fake_exit_status = -1;
+}

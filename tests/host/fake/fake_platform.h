@@ -1,0 +1,9 @@
+/* Host-test access to the fake platform's captured console and exit status. */
+#ifndef FAKE_PLATFORM_H
+#define FAKE_PLATFORM_H
+#include <stddef.h>
+extern char fake_console[];
+extern size_t fake_console_len;
+extern int fake_exit_status;
+void fake_reset(void);
+#endif
