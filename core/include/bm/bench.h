@@ -39,12 +39,10 @@ struct bm_bench {
 /* Make the compiler assume all memory was read and written here. */
 #define bm_clobber_memory() __asm__ volatile("" : : : "memory")
 
-/* Declare a benchmark. Usage:
- *   BM_BENCHMARK(crc32, crc32_verify, .setup = crc32_setup, .bytes = 1024) { ...body... }
- * The body runs `iters` times between two counter snapshots; when iters == 1 there is no loop
- * at all in the timed region, so an empty body measures exactly the counter read overhead. */
-#define BM_BENCHMARK(name_, verify_, ...)                                                      \
-	static inline __attribute__((always_inline)) void bm_body_##name_(void);               \
+/* The timed batch for body bm_body_<name>(): `iters` back-to-back runs between two counter
+ * snapshots. When iters == 1 there is no loop in the timed region at all, so an empty body
+ * measures exactly the counter read overhead (the harness's own probe uses this same macro). */
+#define BM_DEFINE_BATCH(name_)                                                                 \
 	static void bm_batch_##name_(uint32_t iters, struct bm_delta *d)                       \
 	{                                                                                      \
 		struct arch_snap b, e;                                                         \
@@ -60,16 +58,25 @@ struct bm_bench {
 		}                                                                              \
 		d->cycles = e.cycles - b.cycles;                                               \
 		d->instret = e.instret - b.instret;                                            \
-	}                                                                                      \
-	static const struct bm_bench bm_desc_##name_                                           \
-		__attribute__((used, section("bm_bench"))) = {                                 \
-			.name = #name_, .batch = bm_batch_##name_, .verify = verify_,          \
-			__VA_ARGS__};                                                          \
+	}
+
+/* Declare a benchmark. Usage:
+ *   BM_BENCHMARK(crc32, crc32_verify, .setup = crc32_setup, .bytes = 1024) { ...body... }
+ * verify is positional, so a benchmark without one does not compile. */
+#define BM_BENCHMARK(name_, verify_, ...)                                                      \
+	static inline __attribute__((always_inline)) void bm_body_##name_(void);               \
+	BM_DEFINE_BATCH(name_)                                                                 \
+	static const struct bm_bench bm_desc_##name_ = {                                       \
+		.name = #name_, .batch = bm_batch_##name_, .verify = verify_, __VA_ARGS__};    \
+	static const struct bm_bench *const bm_reg_##name_                                     \
+		__attribute__((used, section("bm_bench"))) = &bm_desc_##name_;                 \
 	static inline __attribute__((always_inline)) void bm_body_##name_(void)
 
-/* The registry, in link order (section bounds come from the linker). */
-extern const struct bm_bench __start_bm_bench[];
-extern const struct bm_bench __stop_bm_bench[];
+/* The registry: pointers to descriptors, in link order (bounds come from the linker).
+ * Pointers, not the structs themselves, because compilers may over-align large objects
+ * (x86-64 GCC aligns globals >= 32 bytes to 32), which would break the array stride. */
+extern const struct bm_bench *const __start_bm_bench[];
+extern const struct bm_bench *const __stop_bm_bench[];
 
 /* Scratch memory shared by benchmarks (they run one at a time): a bump allocator reset
  * before each benchmark's setup. Returns NULL (and the benchmark should fail setup) when the

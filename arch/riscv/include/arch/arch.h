@@ -37,24 +37,65 @@ static inline uint64_t arch_rdinstret(void) { return arch_csr_read(instret); }
 static inline uint64_t arch_rdtime(void) { return arch_csr_read(time); }
 #endif
 
+/* The 32-bit views let RV32 store each half straight from the asm. */
 struct arch_snap {
-	uint64_t cycles;
-	uint64_t instret;
+	union {
+		uint64_t cycles;
+		uint32_t cycles32[2];
+	};
+	union {
+		uint64_t instret;
+		uint32_t instret32[2];
+	};
 };
 
-/* instret first and last, cycles innermost: each region contains the other's reads in a fixed
- * order, so the read overhead is a constant that the harness measures and subtracts. */
+/* Each snapshot is ONE asm block that reads the counters and stores them to memory through
+ * "=m" operands (stack-relative on a local), so the instructions between two reads are fixed
+ * by construction: no register moves or spills the compiler could place inside the timed
+ * region differently for different bodies. instret is read outermost and cycles innermost, so
+ * the region's cost is a constant the harness measures at boot and subtracts. */
+#if __riscv_xlen == 32
+#define ARCH_RD64_ASM(lo, hi, label)                                      \
+	label ": csrr %[h], " hi "\n"                                     \
+	"csrr %[l], " lo "\n"                                             \
+	"csrr %[t], " hi "\n"                                             \
+	"bne %[h], %[t], " label "b\n"
 static inline __attribute__((always_inline)) void arch_snap_begin(struct arch_snap *s)
 {
-	s->instret = arch_rdinstret();
-	s->cycles = arch_rdcycle();
+	uint32_t h, l, t;
+	__asm__ volatile(ARCH_RD64_ASM("instret", "instreth", "1")
+	                 "sw %[l], %[il]\n sw %[h], %[ih]\n"
+	                 ARCH_RD64_ASM("cycle", "cycleh", "2")
+	                 "sw %[l], %[cl]\n sw %[h], %[ch]\n"
+	                 : [il] "=m"(s->instret32[0]), [ih] "=m"(s->instret32[1]),
+	                   [cl] "=m"(s->cycles32[0]), [ch] "=m"(s->cycles32[1]),
+	                   [h] "=&r"(h), [l] "=&r"(l), [t] "=&r"(t));
 }
-
 static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap *s)
 {
-	s->cycles = arch_rdcycle();
-	s->instret = arch_rdinstret();
+	uint32_t h, l, t;
+	__asm__ volatile(ARCH_RD64_ASM("cycle", "cycleh", "1")
+	                 "sw %[l], %[cl]\n sw %[h], %[ch]\n"
+	                 ARCH_RD64_ASM("instret", "instreth", "2")
+	                 "sw %[l], %[il]\n sw %[h], %[ih]\n"
+	                 : [il] "=m"(s->instret32[0]), [ih] "=m"(s->instret32[1]),
+	                   [cl] "=m"(s->cycles32[0]), [ch] "=m"(s->cycles32[1]),
+	                   [h] "=&r"(h), [l] "=&r"(l), [t] "=&r"(t));
 }
+#else
+static inline __attribute__((always_inline)) void arch_snap_begin(struct arch_snap *s)
+{
+	unsigned long i, c;
+	__asm__ volatile("rdinstret %[i]\n rdcycle %[c]\n sd %[i], %[mi]\n sd %[c], %[mc]\n"
+	                 : [mi] "=m"(s->instret), [mc] "=m"(s->cycles), [i] "=&r"(i), [c] "=&r"(c));
+}
+static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap *s)
+{
+	unsigned long i, c;
+	__asm__ volatile("rdcycle %[c]\n rdinstret %[i]\n sd %[c], %[mc]\n sd %[i], %[mi]\n"
+	                 : [mi] "=m"(s->instret), [mc] "=m"(s->cycles), [i] "=&r"(i), [c] "=&r"(c));
+}
+#endif
 
 /* li + 1000 x (addi, bnez): exactly 2001 instructions retired. */
 #define ARCH_KNOWN_LOOP_INSNS 2001u

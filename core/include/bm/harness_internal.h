@@ -1,0 +1,48 @@
+/* Harness pieces exposed for the report code and the host unit tests (not for benchmarks). */
+#ifndef BM_HARNESS_INTERNAL_H
+#define BM_HARNESS_INTERNAL_H
+
+#include <stdint.h>
+
+#include "bm/bench.h"
+#include "bm/harness.h"
+#include "bm/stats.h"
+
+/* Cost of one counter read pair (begin + end with nothing between), measured at boot. */
+struct bm_overhead {
+	uint64_t cycles;      /* minimum over the probe: the amount subtracted from every batch */
+	uint64_t instret;     /* same for instructions retired */
+	uint64_t cycles_max;  /* largest seen, to show how noisy the counter is */
+};
+
+/* Cycle counter frequency, estimated against the board timer. */
+struct bm_clock {
+	uint64_t cycle_hz;    /* 0 when the board has no timer */
+	uint64_t window_ticks;
+	int cycles_advance;   /* 0: the cycle counter did not move during the estimate */
+};
+
+struct bm_bench_result {
+	int ok;                     /* 1: ran and verified */
+	const char *reason;         /* why not ok: "setup failed", "verify failed", ... */
+	uint32_t iters;             /* inner repeat count after calibration */
+	uint32_t warmup_batches;    /* batches spent warming up */
+	int warmup_settled;         /* rolling CV reached the threshold (else hit the cap) */
+	uint32_t below_overhead;    /* batches that measured less than the overhead (counted as 0) */
+	uint64_t instret_milli;     /* mean instructions per iteration x1000 (0 if not counted) */
+	uint64_t ops_per_s;         /* iterations per second at the median (0 if unknown) */
+	uint64_t p50_ns_milli;      /* median per iteration in ns x1000 (0 if unknown) */
+	uint64_t mean_ns_milli;
+	struct bm_stats_report rep; /* statistics of cycles per iteration */
+};
+
+void bm_scratch_reset(void);
+void bm_measure_overhead(struct bm_overhead *oh);
+void bm_estimate_clock(struct bm_clock *clk);
+/* Runs one benchmark end to end; `st` is the (shared) statistics state it fills. */
+void bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
+                const struct bm_clock *clk, struct bm_stats *st, struct bm_bench_result *res);
+/* Rolling-CV test used by the warm-up: 1 when stddev/mean of w[0..n) <= cv_ppm. */
+int bm_window_settled(const uint64_t *w, unsigned n, uint32_t cv_ppm);
+
+#endif /* BM_HARNESS_INTERNAL_H */
