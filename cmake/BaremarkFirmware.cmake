@@ -3,8 +3,14 @@
 # an image from benchmark sources, with .bin/.hex beside the .elf and a size report.
 include(${PROJECT_SOURCE_DIR}/arch/${BM_ARCH}/arch.cmake)
 
-set(BM_OPT_FLAGS -O2 -g -ffunction-sections -fdata-sections -fno-common)
-if(BM_LIBC STREQUAL "picolibc")
+set(BM_OPT_FLAGS -O2 -g -ffunction-sections -fdata-sections -fno-common ${BM_BOARD_OPT_FLAGS})
+if(BM_HOSTED)
+  # A hosted board (host-linux) is a normal program: the system's libc, crt0 and linker script.
+  set(BM_LIBC "hosted")
+  set(BM_LIBC_COMPILE)
+  set(BM_LIBC_LINK)
+  set(BM_LINKER_SCRIPT_FLAGS)
+elseif(BM_LIBC STREQUAL "picolibc")
   if(NOT EXISTS "${BM_PICOLIBC_SPECS}")
     message(FATAL_ERROR "BM_LIBC=picolibc but ${BM_PICOLIBC_SPECS} is missing: install the picolibc package for this toolchain (tools/setup does), or configure with -DBM_LIBC=none.")
   endif()
@@ -13,6 +19,9 @@ if(BM_LIBC STREQUAL "picolibc")
 else()
   set(BM_LIBC_COMPILE -ffreestanding)
   set(BM_LIBC_LINK -nostdlib -nostartfiles -lgcc)
+endif()
+if(NOT BM_HOSTED)
+  set(BM_LINKER_SCRIPT_FLAGS -L${PROJECT_SOURCE_DIR}/linker -T${BM_BOARD_DIR}/memory.ld)
 endif()
 
 # The flags as the meta record reports them.
@@ -29,7 +38,7 @@ target_compile_options(bm_target INTERFACE ${BM_ARCH_FLAGS} ${BM_OPT_FLAGS} ${BM
 target_compile_definitions(bm_target INTERFACE BM_SAMPLES=${BM_SAMPLES}
   BM_MIN_BATCH_CYCLES=${BM_MIN_BATCH_CYCLES} ${BM_BOARD_DEFINES})
 target_link_options(bm_target INTERFACE ${BM_ARCH_LINK_FLAGS} ${BM_LIBC_LINK}
-  -L${PROJECT_SOURCE_DIR}/linker -T${BM_BOARD_DIR}/memory.ld -Wl,--gc-sections)
+  ${BM_LINKER_SCRIPT_FLAGS} -Wl,--gc-sections)
 
 list(TRANSFORM BM_BOARD_SOURCES PREPEND ${BM_BOARD_DIR}/)
 add_library(bm_platform OBJECT ${BM_ARCH_SOURCES} ${BM_BOARD_SOURCES})
@@ -41,6 +50,9 @@ function(bm_add_firmware name)
   set_target_properties(${name} PROPERTIES SUFFIX ".elf")
   target_link_libraries(${name} PRIVATE bm_target)
   target_link_options(${name} PRIVATE -Wl,-Map=${name}.map)
+  if(BM_HOSTED)
+    return()
+  endif()
   set_property(TARGET ${name} APPEND PROPERTY LINK_DEPENDS
     ${BM_BOARD_DIR}/memory.ld ${PROJECT_SOURCE_DIR}/linker/common.ld)
   add_custom_command(TARGET ${name} POST_BUILD
