@@ -73,3 +73,5 @@ void fake_reset(void)
 	fake_console[0] = '\0';
 	fake_exit_status = -1;
 }
+
+const char bm_libc_name[] = "host libc (fake board)";

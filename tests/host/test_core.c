@@ -1,0 +1,117 @@
+/* Unit tests for the core's small pieces: CRC-32 against zlib's check value, number
+ * formatting and rounding, the JSON record writer (escaping, CRC over the line), and the
+ * 128-bit arithmetic against the compiler's __int128. */
+#include <stdlib.h>
+
+#include "bm/crc32.h"
+#include "bm/out.h"
+#include "bm/record.h"
+#include "bm/u128.h"
+#include "bm_test.h"
+#include "fake_platform.h"
+
+static void crc32_check_value(void)
+{
+	BM_CHECK_EQ_U64(bm_crc32_update(0, "123456789", 9), 0xcbf43926u);
+	BM_CHECK_EQ_U64(bm_crc32_update(0, "", 0), 0);
+	/* Incremental equals one-shot. */
+	uint32_t c = bm_crc32_update(0, "12345", 5);
+	BM_CHECK_EQ_U64(bm_crc32_update(c, "6789", 4), 0xcbf43926u);
+}
+
+static void fmt_numbers(void)
+{
+	char b[BM_FMT_NUM_MAX];
+	bm_fmt_u64(b, 0);
+	BM_CHECK_STR(b, "0");
+	bm_fmt_u64(b, UINT64_MAX);
+	BM_CHECK_STR(b, "18446744073709551615");
+	bm_fmt_hex(b, 0xcbf43926u, 8);
+	BM_CHECK_STR(b, "cbf43926");
+	bm_fmt_hex(b, 0xab, 4);
+	BM_CHECK_STR(b, "00ab");
+	bm_fmt_milli(b, 12250, 3);
+	BM_CHECK_STR(b, "12.250");
+	bm_fmt_milli(b, 12250, 1);
+	BM_CHECK_STR(b, "12.3"); /* half up */
+	bm_fmt_milli(b, 12249, 1);
+	BM_CHECK_STR(b, "12.2");
+	bm_fmt_milli(b, 999999, 0);
+	BM_CHECK_STR(b, "1000");
+	bm_fmt_milli(b, 5, 2);
+	BM_CHECK_STR(b, "0.01");
+	bm_fmt_milli(b, 7, 3);
+	BM_CHECK_STR(b, "0.007");
+	bm_fmt_milli(b, UINT64_MAX, 3);
+	BM_CHECK_STR(b, "18446744073709551.615");
+}
+
+/* The record's CRC covers every byte before "crc":, and the line ends with "}\n". */
+static void record_crc_and_escaping(void)
+{
+	fake_reset();
+	struct bm_record r;
+	bm_rec_begin(&r, "result", 7);
+	bm_rec_str(&r, "name", "a\"b\\c\n");
+	bm_rec_u64(&r, "n", 42);
+	bm_rec_milli(&r, "p50", 1500);
+	bm_rec_bool(&r, "ok", 1);
+	bm_rec_obj_begin(&r, "o");
+	bm_rec_u64(&r, "x", 1);
+	bm_rec_obj_end(&r);
+	bm_rec_end(&r);
+	const char *want_prefix = "{\"type\":\"result\",\"format\":1,\"seq\":7,\"name\":\"a\\\"b\\\\c\\u000a\","
+	                          "\"n\":42,\"p50\":1.500,\"ok\":true,\"o\":{\"x\":1},";
+	size_t plen = strlen(want_prefix);
+	BM_CHECK(strncmp(fake_console, want_prefix, plen) == 0);
+	char crc[9];
+	bm_fmt_hex(crc, bm_crc32_update(0, fake_console, plen), 8);
+	char tail[32];
+	snprintf(tail, sizeof tail, "\"crc\":\"%s\"}\n", crc);
+	BM_CHECK_STR(fake_console + plen, tail);
+	printf("  record: %s", fake_console);
+}
+
+static unsigned __int128 to128(struct bm_u128 a)
+{
+	return ((unsigned __int128)a.hi << 64) | a.lo;
+}
+
+static void u128_against_int128(void)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	for (int i = 0; i < 20000; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t a = seed;
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t b = seed >> (seed & 63);
+		struct bm_u128 p = bm_u128_mul64(a, b);
+		BM_CHECK(to128(p) == (unsigned __int128)a * b);
+		struct bm_u128 s = p;
+		unsigned carry = bm_u128_add(&s, p);
+		unsigned __int128 s2 = to128(p) + to128(p);
+		BM_CHECK(to128(s) == s2 && carry == (s2 < to128(p)));
+		if (b) {
+			struct bm_u128 rem;
+			struct bm_u128 q = bm_u128_divmod(p, bm_u128_from64(b | 1), &rem);
+			BM_CHECK(to128(q) == to128(p) / (b | 1));
+			BM_CHECK(to128(rem) == to128(p) % (b | 1));
+		}
+		uint64_t r = bm_u128_isqrt(p);
+		BM_CHECK((unsigned __int128)r * r <= to128(p));
+		BM_CHECK((unsigned __int128)(r + 1) * (r + 1) > to128(p));
+	}
+	BM_CHECK_EQ_U64(bm_muldiv64(3, 1000, 2), 1500);
+	BM_CHECK_EQ_U64(bm_muldiv64(1, 1, 3), 0);
+	BM_CHECK_EQ_U64(bm_muldiv64(2, 1, 3), 1); /* rounds to nearest */
+	BM_CHECK_EQ_U64(bm_muldiv64(UINT64_MAX, UINT64_MAX, 1), UINT64_MAX); /* saturates */
+}
+
+int main(void)
+{
+	static const struct bm_test_case cases[] = {
+		BM_TEST_CASE(crc32_check_value), BM_TEST_CASE(fmt_numbers),
+		BM_TEST_CASE(record_crc_and_escaping), BM_TEST_CASE(u128_against_int128),
+	};
+	return bm_test_main(cases, sizeof cases / sizeof cases[0]);
+}

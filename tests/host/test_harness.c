@@ -1,0 +1,257 @@
+/* Harness tests against the fake arch's scripted clock: overhead measurement and subtraction,
+ * calibration by doubling, warm-up termination, the verify/setup failure paths (FAIL, never a
+ * number), the clock estimate, and a whole bm_run() whose records are parsed back. */
+#include <stdlib.h>
+
+#include "bm/board.h"
+#include "bm/crc32.h"
+#include "bm/out.h"
+#include "bm/harness_internal.h"
+#include "bm_test.h"
+#include "fake_platform.h"
+
+static int ok_verify(void)
+{
+	return 0;
+}
+static int bad_verify(void)
+{
+	return -1;
+}
+static int bad_setup(void)
+{
+	return -1;
+}
+
+BM_BENCHMARK(work100, ok_verify)
+{
+	fake_work(100, 50);
+}
+BM_BENCHMARK(empty_fake, ok_verify)
+{
+}
+BM_BENCHMARK(wrong, bad_verify)
+{
+	fake_work(10, 10);
+}
+BM_BENCHMARK(badsetup, ok_verify, .setup = bad_setup)
+{
+}
+BM_BENCHMARK(single, ok_verify, .max_iters = 1)
+{
+	fake_work(7, 7);
+}
+
+static const struct bm_bench *find(const char *name)
+{
+	for (const struct bm_bench *const *p = __start_bm_bench; p < __stop_bm_bench; p++)
+		if (strcmp((*p)->name, name) == 0)
+			return *p;
+	return NULL;
+}
+
+static struct bm_stats st;
+
+static void run_named(const char *name, struct bm_config *cfg, struct bm_bench_result *res)
+{
+	struct bm_overhead oh;
+	struct bm_clock clk;
+	bm_measure_overhead(&oh);
+	bm_estimate_clock(&clk);
+	bm_run_one(find(name), cfg, &oh, &clk, &st, res);
+}
+
+static void overhead_is_read_cost(void)
+{
+	fake_reset();
+	fake_read_cost_cycles = 7;
+	fake_read_cost_instret = 3;
+	struct bm_overhead oh;
+	bm_measure_overhead(&oh);
+	BM_CHECK_EQ_U64(oh.cycles, 7);
+	BM_CHECK_EQ_U64(oh.instret, 3);
+	BM_CHECK_EQ_U64(oh.cycles_max, 7);
+}
+
+static void calibration_and_exact_figures(void)
+{
+	fake_reset();
+	fake_read_cost_cycles = 5;
+	struct bm_config cfg;
+	bm_config_defaults(&cfg);
+	cfg.samples = 100;
+	struct bm_bench_result res;
+	run_named("work100", &cfg, &res);
+	BM_CHECK(res.ok);
+	/* 100 cycles per iteration: doubling stops at the first batch >= 2000 cycles. */
+	BM_CHECK_EQ_U64(res.iters, 32);
+	BM_CHECK_EQ_U64(res.rep.n, 100);
+	BM_CHECK_EQ_U64(res.rep.min_milli, 100000);
+	BM_CHECK_EQ_U64(res.rep.p50.value_milli, 100000);
+	BM_CHECK_EQ_U64(res.rep.p99.value_milli, 100000);
+	BM_CHECK_EQ_U64(res.rep.max_milli, 100000);
+	BM_CHECK_EQ_U64(res.rep.mean_milli, 100000);
+	BM_CHECK_EQ_U64(res.instret_milli, 50000);
+	BM_CHECK_EQ_U64(res.below_overhead, 0);
+	BM_CHECK(res.warmup_settled);
+	BM_CHECK_EQ_U64(res.warmup_batches, cfg.warmup_min);
+	/* 1 GHz core, so ns equal cycles (within the estimate's rounding). */
+	BM_CHECK(res.p50_ns_milli > 99000 && res.p50_ns_milli < 101000);
+}
+
+static void empty_reports_zero(void)
+{
+	fake_reset();
+	fake_read_cost_cycles = 3;
+	struct bm_config cfg;
+	bm_config_defaults(&cfg);
+	cfg.samples = 50;
+	struct bm_bench_result res;
+	run_named("empty_fake", &cfg, &res);
+	BM_CHECK(res.ok);
+	BM_CHECK_EQ_U64(res.rep.max_milli, 0);
+	BM_CHECK_EQ_U64(res.rep.p50.value_milli, 0);
+	BM_CHECK_EQ_U64(res.iters, cfg.max_iters); /* never reaches the minimum: capped */
+}
+
+static void max_iters_respected(void)
+{
+	fake_reset();
+	struct bm_config cfg;
+	bm_config_defaults(&cfg);
+	cfg.samples = 10;
+	struct bm_bench_result res;
+	run_named("single", &cfg, &res);
+	BM_CHECK_EQ_U64(res.iters, 1);
+	BM_CHECK_EQ_U64(res.rep.p50.value_milli, 7000);
+}
+
+static void failures_report_no_numbers(void)
+{
+	fake_reset();
+	struct bm_config cfg;
+	bm_config_defaults(&cfg);
+	cfg.samples = 10;
+	struct bm_bench_result res;
+	run_named("wrong", &cfg, &res);
+	BM_CHECK(!res.ok);
+	BM_CHECK_STR(res.reason, "verify failed");
+	run_named("badsetup", &cfg, &res);
+	BM_CHECK(!res.ok);
+	BM_CHECK_STR(res.reason, "setup failed");
+}
+
+static void window_cv(void)
+{
+	uint64_t flat[8] = {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000};
+	uint64_t spread[8] = {1000, 1300, 700, 1000, 1200, 800, 1000, 1000};
+	uint64_t huge[8] = {1ull << 60, 1ull << 60, 1ull << 60, 1ull << 60,
+	                    1ull << 60, 1ull << 60, 1ull << 60, (1ull << 60) + (1ull << 50)};
+	BM_CHECK(bm_window_settled(flat, 8, 20000));
+	BM_CHECK(!bm_window_settled(spread, 8, 20000)); /* CV ~ 17% */
+	BM_CHECK(bm_window_settled(spread, 8, 200000));
+	BM_CHECK(bm_window_settled(huge, 8, 20000)); /* no overflow on large values */
+}
+
+static void clock_estimate(void)
+{
+	fake_reset();
+	struct bm_clock clk;
+	bm_estimate_clock(&clk);
+	BM_CHECK(clk.cycles_advance);
+	/* The fake timer ticks once per 100 cycles at 10 MHz: a 1 GHz core, within 0.1%. */
+	BM_CHECK(clk.cycle_hz > 999000000u && clk.cycle_hz < 1001000000u);
+}
+
+static int select_prefix(const char *name, void *ctx)
+{
+	const char *const *names = ctx;
+	for (; *names; names++)
+		if (strcmp(name, *names) == 0)
+			return 1;
+	return 0;
+}
+
+/* Every console line that starts with '{' is a record whose CRC checks; returns how many. */
+static int check_records(int *failed_seen, int *has_numbers_on_fail)
+{
+	int n = 0;
+	char *save = NULL;
+	char *copy = strdup(fake_console);
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] != '{')
+			continue;
+		char *crc = strstr(line, "\"crc\":\"");
+		BM_CHECK(crc != NULL);
+		if (!crc)
+			continue;
+		char want[9];
+		bm_fmt_hex(want, bm_crc32_update(0, line, (size_t)(crc - line)), 8);
+		BM_CHECK(strncmp(crc + 7, want, 8) == 0);
+		if (strstr(line, "\"status\":\"fail\"")) {
+			(*failed_seen)++;
+			if (strstr(line, "\"p50\""))
+				(*has_numbers_on_fail)++;
+		}
+		n++;
+	}
+	free(copy);
+	return n;
+}
+
+static void whole_run_records(void)
+{
+	fake_reset();
+	struct bm_config cfg;
+	bm_config_defaults(&cfg);
+	cfg.samples = 20;
+	const char *names[] = {"work100", "empty_fake", "wrong", NULL};
+	cfg.select = select_prefix;
+	cfg.select_ctx = names;
+	int status = bm_run(&cfg);
+	BM_CHECK_EQ_U64(status, BM_EXIT_FAIL);
+	int failed = 0, numbers = 0;
+	/* meta + 3 results + end */
+	BM_CHECK_EQ_U64(check_records(&failed, &numbers), 5);
+	BM_CHECK_EQ_U64(failed, 1);
+	BM_CHECK_EQ_U64(numbers, 0);
+	BM_CHECK(strstr(fake_console, "[1/3] empty_fake ...") != NULL); /* name order */
+	BM_CHECK(strstr(fake_console, "[3/3] wrong ...") != NULL);
+	BM_CHECK(strstr(fake_console, "{\"type\":\"end\",\"format\":1,\"seq\":4,\"results\":3,\"failed\":1,") != NULL);
+	BM_CHECK(strstr(fake_console, "baremark: FAIL (2/3 benchmarks verified)") != NULL);
+	/* No human line starts with '{' except records (each record has a crc). */
+	int records = 0, braces = 0;
+	for (const char *p = fake_console; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (*p == '{') {
+			braces++;
+			const char *eol = strchr(p, '\n');
+			const char *crc = strstr(p, "\"crc\":");
+			records += crc && (!eol || crc < eol);
+		}
+	}
+	BM_CHECK_EQ_U64(braces, records);
+}
+
+static void no_selection_is_config_error(void)
+{
+	fake_reset();
+	struct bm_config cfg;
+	bm_config_defaults(&cfg);
+	const char *names[] = {"does-not-exist", NULL};
+	cfg.select = select_prefix;
+	cfg.select_ctx = names;
+	BM_CHECK_EQ_U64(bm_run(&cfg), BM_EXIT_CONFIG);
+	BM_CHECK(strstr(fake_console, "no benchmarks selected") != NULL);
+}
+
+int main(void)
+{
+	static const struct bm_test_case cases[] = {
+		BM_TEST_CASE(overhead_is_read_cost), BM_TEST_CASE(calibration_and_exact_figures),
+		BM_TEST_CASE(empty_reports_zero), BM_TEST_CASE(max_iters_respected),
+		BM_TEST_CASE(failures_report_no_numbers), BM_TEST_CASE(window_cv),
+		BM_TEST_CASE(clock_estimate), BM_TEST_CASE(whole_run_records),
+		BM_TEST_CASE(no_selection_is_config_error),
+	};
+	return bm_test_main(cases, sizeof cases / sizeof cases[0]);
+}
