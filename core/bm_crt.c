@@ -1,6 +1,7 @@
 /* Shared C start for bare-metal targets (picolibc-style): each arch's entry only sets the
  * stack and trap vector, then calls bm_crt_start(), which makes C's memory model true
  * (.data copied from its load address, .bss zeroed) and runs the kit. */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bm/harness.h"
@@ -8,6 +9,22 @@
 /* Defined by linker/common.ld. */
 extern uint8_t __data_load[], __data_start[], __data_end[];
 extern uint8_t __bss_start[], __bss_end[];
+extern uint8_t __stack_bottom[], __stack_top[];
+
+#define STACK_PAINT 0xa5u
+
+/* Stack high-water mark: bytes of the main stack ever used, found as the lowest byte that no
+ * longer holds the paint. (Paint can be rewritten with the same value, so this can only
+ * under-count by the few bytes that happened to store 0xa5.) */
+size_t bm_crt_stack_used(size_t *size);
+size_t bm_crt_stack_used(size_t *size)
+{
+	const volatile uint8_t *p = __stack_bottom;
+	while (p < __stack_top && *p == STACK_PAINT)
+		p++;
+	*size = (size_t)(__stack_top - __stack_bottom);
+	return (size_t)(__stack_top - p);
+}
 
 void bm_crt_start(void) __attribute__((noreturn, used));
 void bm_crt_start(void)
@@ -21,5 +38,9 @@ void bm_crt_start(void)
 			*dst++ = *src++;
 	for (volatile uint8_t *p = __bss_start; p < __bss_end;)
 		*p++ = 0;
+	/* Paint the stack below this frame (with a margin for it) for the high-water mark. */
+	uintptr_t limit = (uintptr_t)__builtin_frame_address(0) - 128;
+	for (volatile uint8_t *p = __stack_bottom; (uintptr_t)p < limit;)
+		*p++ = STACK_PAINT;
 	bm_main();
 }

@@ -12,6 +12,8 @@
 #endif
 
 extern const char bm_libc_name[];
+/* Bare-metal builds have it (core/bm_crt.c); hosted builds do not, hence weak. */
+size_t bm_crt_stack_used(size_t *size) __attribute__((weak));
 
 /* One table row, kept until the end (the statistics state itself is reused per benchmark). */
 struct bm_row {
@@ -356,6 +358,11 @@ int bm_run(const struct bm_config *cfg)
 		bm_rec_begin(&r, "end", n + 1);
 		bm_rec_u64(&r, "results", n);
 		bm_rec_u64(&r, "failed", failed);
+		if (bm_crt_stack_used) {
+			size_t size, used = bm_crt_stack_used(&size);
+			bm_rec_u64(&r, "stack_used_bytes", used);
+			bm_rec_u64(&r, "stack_bytes", size);
+		}
 		bm_rec_end(&r);
 	}
 	if (table) {
@@ -363,7 +370,16 @@ int bm_run(const struct bm_config *cfg)
 		bm_out_u64(n - failed);
 		bm_out_char('/');
 		bm_out_u64(n);
-		bm_out_str(" benchmarks verified)\n");
+		bm_out_str(" benchmarks verified)");
+		if (bm_crt_stack_used) {
+			size_t size, used = bm_crt_stack_used(&size);
+			bm_out_str("; stack used ");
+			bm_out_u64(used);
+			bm_out_str(" of ");
+			bm_out_u64(size);
+			bm_out_str(" bytes");
+		}
+		bm_out_char('\n');
 	}
 	return failed ? BM_EXIT_FAIL : BM_EXIT_PASS;
 }
