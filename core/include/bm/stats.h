@@ -10,28 +10,38 @@
 
 #include "bm/u128.h"
 
-/* Geometry, fixed at compile time. See docs/statistics.md for the error bounds they give. */
+/* Geometry, fixed at compile time. See docs/statistics.md for the error bounds they give.
+ * Default: 2^6 sub-bins per octave (bin error <= 0.78%), a 356-bin window (5.5 octaves at m=6,
+ * 11.1 at m=5, 22 at m=4, 44 at m=3), K=64 exact tail: sizeof(struct bm_stats) = 2,032 B on
+ * 64-bit cores, 2,016 B on 32-bit ones. */
 #ifndef BM_STATS_SUB_BITS
-#define BM_STATS_SUB_BITS 5   /* 2^m sub-bins per octave at full resolution (m) */
+#define BM_STATS_SUB_BITS 6   /* 2^m sub-bins per octave at full resolution (m, 1..7) */
 #endif
 #ifndef BM_STATS_BINS
-#define BM_STATS_BINS 320     /* histogram window, in bins */
+#define BM_STATS_BINS 356     /* histogram window, in bins (130..65534) */
 #endif
 #ifndef BM_STATS_TOPK
-#define BM_STATS_TOPK 64      /* exact tail: the K largest samples */
+#define BM_STATS_TOPK 64      /* exact tail: the K largest samples (1..65535) */
 #endif
 
-/* One statistics state. Treat as opaque; the size is what a tracked benchmark costs in RAM. */
+/* One statistics state. Treat as opaque; the size is what a tracked benchmark costs in RAM.
+ * The K largest samples live in the heap only; every other sample is counted in the histogram
+ * (so one huge outlier never costs histogram range). The histogram geometry (sub_bits, base)
+ * is a pure function of the range of the samples it holds: any order gives the same bins. */
 struct bm_stats {
 	uint64_t n;               /* samples added */
-	uint64_t min, max;        /* exact extremes */
+	uint64_t min, max;        /* exact extremes (valid when n > 0) */
 	struct bm_u128 sum;       /* sum of x (exact; saturates, flagged) */
 	struct bm_u128 sum_sq_lo; /* sum of x^2, low 128 bits */
 	uint64_t sum_sq_hi;       /* sum of x^2, bits 128..191 (exact; saturates, flagged) */
+	uint64_t hint_lo;         /* speed hint (no effect on results): the last binned sample's */
+	uintptr_t hint_add;       /*   octave starts at hint_lo, spans 2^hint_bits values, and its */
 	uint32_t flags;           /* BM_STATS_F_* */
 	uint8_t sub_bits;         /* current resolution m (drops when the range needs it) */
-	uint8_t base_octave;      /* first octave covered by the window */
+	uint8_t hint_shift;       /*   samples go to bin (v >> hint_shift) + hint_add */
+	uint8_t hint_bits;
 	uint16_t heap_len;        /* samples held in the top-K heap */
+	uint16_t base;            /* histogram index of bins[0] (= lowest occupied bin); 0xffff: empty */
 	uint64_t heap[BM_STATS_TOPK];   /* min-heap of the K largest samples */
 	uint32_t bins[BM_STATS_BINS];   /* histogram counts; a bin saturating sets a flag */
 };
@@ -62,9 +72,13 @@ struct bm_stats_report {
 	uint64_t fence_lo_milli, fence_hi_milli;
 	uint64_t outliers_lo, outliers_hi;
 	uint64_t filtered_mean_milli;
+	uint64_t outliers_uncertain; /* samples in histogram bins that straddle a fence (0: counts exact) */
+	bool filtered_mean_exact; /* true: no outlier had to be estimated from a histogram bin */
 	uint8_t sub_bits;         /* resolution in force at report time */
 	uint32_t flags;           /* BM_STATS_F_* */
 };
+
+struct bm_record;
 
 void bm_stats_init(struct bm_stats *s);
 
@@ -80,5 +94,14 @@ void bm_stats_quantile(const struct bm_stats *s, uint64_t num, uint64_t den, uin
 
 /* Fill a report; div >= 1 divides every value (per-iteration figures from batch samples). */
 void bm_stats_report(const struct bm_stats *s, uint64_t div, struct bm_stats_report *r);
+
+/* The value range [*lo, *hi] of the histogram bin that `value` falls in at the state's current
+ * resolution (what a histogram answer near `value` can be off by). For tests and tools. */
+void bm_stats_bin_range(const struct bm_stats *s, uint64_t value, uint64_t *lo, uint64_t *hi);
+
+/* Writes every statistics key of a result record, from "n" onward (core/stats/bm_stats_record.c):
+ * "n","min","p50","p90","p99","p999","max","mean","stddev","cv_ppm","ci95","bound_ppm":{..},
+ * "tukey":{..},"flags":{..},"sub_bits". Firmware and bm-stats print identical keys. */
+void bm_stats_record_fields(struct bm_record *r, const struct bm_stats_report *rep);
 
 #endif /* BM_STATS_H */

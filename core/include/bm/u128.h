@@ -48,8 +48,19 @@ static inline int bm_u128_cmp(struct bm_u128 a, struct bm_u128 b)
 	return 0;
 }
 
-/* Full 64x64 -> 128 product from 32-bit halves (no libgcc call on 32-bit cores). */
-static inline struct bm_u128 bm_u128_mul64(uint64_t a, uint64_t b)
+/* a += b (64-bit addend); returns the carry out of bit 127. */
+static inline unsigned bm_u128_add64(struct bm_u128 *a, uint64_t b)
+{
+	uint64_t lo = a->lo + b;
+	uint64_t c = lo < b;
+	a->lo = lo;
+	a->hi += c;
+	return c & (a->hi == 0);
+}
+
+/* Full 64x64 -> 128 product from 32-bit halves (no libgcc call on 32-bit cores). Always
+ * available, so tests can check it against the native path below. */
+static inline struct bm_u128 bm_u128_mul64_portable(uint64_t a, uint64_t b)
 {
 	uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
 	uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
@@ -58,6 +69,19 @@ static inline struct bm_u128 bm_u128_mul64(uint64_t a, uint64_t b)
 	r.lo = (mid << 32) | (uint32_t)p00;
 	r.hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
 	return r;
+}
+
+/* Full 64x64 -> 128 product: one mul + mulhu where the compiler has a 128-bit type (64-bit
+ * cores), else the portable 32-bit-halves version (rv32, Cortex-M: no __int128). */
+static inline struct bm_u128 bm_u128_mul64(uint64_t a, uint64_t b)
+{
+#if defined(__SIZEOF_INT128__)
+	__extension__ unsigned __int128 p = (unsigned __int128)a * b;
+	struct bm_u128 r = {(uint64_t)p, (uint64_t)(p >> 64)};
+	return r;
+#else
+	return bm_u128_mul64_portable(a, b);
+#endif
 }
 
 /* Quotient of a / d (d != 0), and the remainder when rem != NULL. Bitwise: report time only. */

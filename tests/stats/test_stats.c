@@ -1,0 +1,163 @@
+/* Statistics core tests: every distribution of the list at many N, against an exact sort-based
+ * nearest-rank reference (quantile bounds, exact tail, exact moments, Tukey counts, order
+ * independence, merge), plus unit checks of the wide arithmetic and the geometry. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bm_test.h"
+#include "stats_ref.h"
+
+static const size_t sizes[] = {1, 2, 3, 5, 10, 100, 6399, 6400, 63999, 64000, 100000};
+
+static void run_dist(size_t d)
+{
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+		size_t n = sizes[k];
+		uint64_t *x = malloc(n * sizeof *x);
+		stats_dists[d].gen(x, n, 1000 + d * 77 + n);
+		struct case_result res;
+		ref_check_case(stats_dists[d].name, x, n, &res, 1);
+		free(x);
+	}
+}
+
+#define DIST_TEST(i) static void t_dist_##i(void) { if (i < stats_n_dists) run_dist(i); }
+DIST_TEST(0) DIST_TEST(1) DIST_TEST(2) DIST_TEST(3) DIST_TEST(4) DIST_TEST(5) DIST_TEST(6)
+DIST_TEST(7) DIST_TEST(8) DIST_TEST(9) DIST_TEST(10) DIST_TEST(11) DIST_TEST(12) DIST_TEST(13)
+DIST_TEST(14) DIST_TEST(15) DIST_TEST(16) DIST_TEST(17) DIST_TEST(18) DIST_TEST(19)
+DIST_TEST(20) DIST_TEST(21) DIST_TEST(22) DIST_TEST(23) DIST_TEST(24)
+
+/* One million samples for the distributions that stress range and tail. */
+static void t_million(void)
+{
+	static const char *const names[] = {"lognormal-s2", "pareto-a1.1", "spikes-1%", "spikes-0.1%",
+	                                    "uniform-32bit", "normal-narrow", "one-outlier-2^63"};
+	size_t n = 1000000;
+	uint64_t *x = malloc(n * sizeof *x);
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		for (size_t d = 0; d < stats_n_dists; d++)
+			if (!strcmp(stats_dists[d].name, names[i])) {
+				stats_dists[d].gen(x, n, 99 + d);
+				struct case_result res;
+				ref_check_case(names[i], x, n, &res, 1);
+			}
+	free(x);
+}
+
+static void t_empty(void)
+{
+	struct bm_stats s;
+	struct bm_stats_report r;
+	bm_stats_init(&s);
+	bm_stats_report(&s, 1, &r);
+	BM_CHECK_EQ_U64(r.n, 0);
+	BM_CHECK_EQ_U64(r.p50.raw, 0);
+	BM_CHECK_EQ_U64(r.mean_milli, 0);
+	BM_CHECK(sizeof s <= 2048);
+	printf("  sizeof(struct bm_stats) = %zu bytes\n", sizeof s);
+}
+
+/* Values alternating 1,000,000 / 1,000,003: variance 2.25 (n even), sample var = 2.25*n/(n-1). */
+static void t_variance_cancellation(void)
+{
+	struct bm_stats s;
+	struct bm_stats_report r;
+	bm_stats_init(&s);
+	for (int i = 0; i < 1000; i++)
+		bm_stats_add(&s, i & 1 ? 1000003 : 1000000);
+	bm_stats_report(&s, 1, &r);
+	/* sqrt(2.25 * 1000 / 999) = 1.500750... */
+	BM_CHECK_EQ_U64(r.stddev_milli, 1501);
+	BM_CHECK_EQ_U64(r.mean_milli, 1000001500);
+	/* huge values: 2^64-1 and 2^64-2 */
+	bm_stats_init(&s);
+	for (int i = 0; i < 1000; i++)
+		bm_stats_add(&s, i & 1 ? UINT64_MAX : UINT64_MAX - 3);
+	bm_stats_report(&s, 1000, &r);
+	BM_CHECK_EQ_U64(r.stddev_milli, 2);  /* 1.5008 / 1000 * 1000 */
+	BM_CHECK_EQ_U64(r.mean_milli, UINT64_MAX - 1); /* (2^64-2.5)/1000 per iteration, x1000 */
+	BM_CHECK(!(r.flags & BM_STATS_F_SUM_SATURATED));
+}
+
+static void t_ci95(void)
+{
+	struct bm_stats s;
+	struct bm_stats_report r;
+	bm_stats_init(&s);
+	bm_stats_add(&s, 10);
+	bm_stats_add(&s, 20);
+	bm_stats_report(&s, 1, &r);
+	/* sd = 7.0711, t(1) = 12.7062, ci = 12.7062 * 7.0711 / sqrt(2) = 63.531 */
+	BM_CHECK_EQ_U64(r.stddev_milli, 7071);
+	BM_CHECK_EQ_U64(r.ci95_milli, 63531);
+	BM_CHECK_EQ_U64(r.cv_ppm, 471405);
+	bm_stats_init(&s);
+	for (int i = 0; i < 100000; i++)
+		bm_stats_add(&s, i % 2 ? 1100 : 900);
+	bm_stats_report(&s, 1, &r);
+	/* sd = 100.0005, ci = 1.96 * sd / sqrt(1e5) = 0.61984 */
+	BM_CHECK_EQ_U64(r.ci95_milli, 620);
+}
+
+static void t_mul64(void)
+{
+	uint64_t st = 5;
+	for (int i = 0; i < 100000; i++) {
+		uint64_t a = ref_rng(&st) >> (ref_rng(&st) % 64), b = ref_rng(&st);
+		struct bm_u128 p = bm_u128_mul64_portable(a, b);
+		unsigned __int128 e = (unsigned __int128)a * b;
+		BM_CHECK(p.lo == (uint64_t)e && p.hi == (uint64_t)(e >> 64));
+		struct bm_u128 q = {a, b};
+		unsigned __int128 f = ((unsigned __int128)b << 64 | a) + b;
+		unsigned c = bm_u128_add64(&q, b);
+		BM_CHECK(q.lo == (uint64_t)f && q.hi == (uint64_t)(f >> 64));
+		BM_CHECK(c == (f < (unsigned __int128)b));
+	}
+}
+
+/* Coarsening is a pure function of the range: a wide range only at the end, or merged from
+ * two narrow halves, gives identical bins. Values above 2^32 and 2^63 are never dropped. */
+static void t_coarsen(void)
+{
+	static struct bm_stats s, a;
+	bm_stats_init(&s);
+	for (uint64_t i = 0; i < 10000; i++)
+		bm_stats_add(&s, 1000 + i);
+	BM_CHECK(!(s.flags & BM_STATS_F_COARSENED));
+	BM_CHECK_EQ_U64(s.sub_bits, BM_STATS_SUB_BITS);
+	for (uint64_t i = 0; i < 1000; i++)
+		bm_stats_add(&s, (1ull << 63) + i);
+	BM_CHECK(s.flags & BM_STATS_F_COARSENED);
+	BM_CHECK_EQ_U64(s.n, 11000);
+	uint64_t tot = s.heap_len;
+	for (unsigned i = 0; i < BM_STATS_BINS; i++)
+		tot += s.bins[i];
+	BM_CHECK_EQ_U64(tot, 11000);
+	struct bm_stats_report r;
+	bm_stats_report(&s, 1, &r);
+	BM_CHECK_EQ_U64(r.max_milli, UINT64_MAX); /* saturates in milli */
+	BM_CHECK(r.p999.raw >= (1ull << 63));
+	bm_stats_init(&a);
+	for (uint64_t i = 0; i < 1000; i++)
+		bm_stats_add(&a, (1ull << 63) + i);
+	for (uint64_t i = 0; i < 10000; i++)
+		bm_stats_add(&a, 1000 + i);
+	BM_CHECK(memcmp(a.bins, s.bins, sizeof a.bins) == 0 && a.base == s.base && a.sub_bits == s.sub_bits);
+}
+
+static const struct bm_test_case cases[] = {
+	BM_TEST_CASE(t_empty), BM_TEST_CASE(t_mul64), BM_TEST_CASE(t_variance_cancellation),
+	BM_TEST_CASE(t_ci95), BM_TEST_CASE(t_coarsen),
+	BM_TEST_CASE(t_dist_0), BM_TEST_CASE(t_dist_1), BM_TEST_CASE(t_dist_2), BM_TEST_CASE(t_dist_3),
+	BM_TEST_CASE(t_dist_4), BM_TEST_CASE(t_dist_5), BM_TEST_CASE(t_dist_6), BM_TEST_CASE(t_dist_7),
+	BM_TEST_CASE(t_dist_8), BM_TEST_CASE(t_dist_9), BM_TEST_CASE(t_dist_10), BM_TEST_CASE(t_dist_11),
+	BM_TEST_CASE(t_dist_12), BM_TEST_CASE(t_dist_13), BM_TEST_CASE(t_dist_14), BM_TEST_CASE(t_dist_15),
+	BM_TEST_CASE(t_dist_16), BM_TEST_CASE(t_dist_17), BM_TEST_CASE(t_dist_18), BM_TEST_CASE(t_dist_19),
+	BM_TEST_CASE(t_dist_20), BM_TEST_CASE(t_dist_21), BM_TEST_CASE(t_dist_22), BM_TEST_CASE(t_dist_23),
+	BM_TEST_CASE(t_dist_24), BM_TEST_CASE(t_million),
+};
+
+int main(void)
+{
+	return bm_test_main(cases, sizeof cases / sizeof cases[0]);
+}
