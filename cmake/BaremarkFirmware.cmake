@@ -84,10 +84,15 @@ add_custom_target(run
   COMMAND ${BM_RUNNER} -- ${BM_QEMU_RUN}
   DEPENDS baremark USES_TERMINAL VERBATIM
   COMMENT "Booting baremark.elf under QEMU (${BM_BOARD}); Ctrl-A X quits")
-add_custom_target(debug
-  COMMAND ${CMAKE_COMMAND} -E echo "QEMU waits for gdb on :1234. In another shell: gdb-multiarch ${CMAKE_BINARY_DIR}/baremark.elf -ex 'target remote :1234'"
-  COMMAND ${BM_QEMU_RUN} -s -S
-  DEPENDS baremark USES_TERMINAL VERBATIM)
+if(BM_HOSTED)
+  add_custom_target(debug COMMAND gdb --args ${CMAKE_BINARY_DIR}/baremark.elf
+    DEPENDS baremark USES_TERMINAL VERBATIM)
+else()
+  add_custom_target(debug
+    COMMAND ${CMAKE_COMMAND} -E echo "QEMU waits for gdb on :1234. In another shell: gdb-multiarch ${CMAKE_BINARY_DIR}/baremark.elf -ex 'target remote :1234'"
+    COMMAND ${BM_QEMU_RUN} -s -S
+    DEPENDS baremark USES_TERMINAL VERBATIM)
+endif()
 add_custom_target(size
   COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/bm-size --size ${CMAKE_SIZE} baremark.elf
   DEPENDS baremark VERBATIM)

@@ -1,0 +1,247 @@
+/* x86_64 cold path: probe the TSC (RDTSCP, invariant TSC, CPUID 0x15/0x16 frequency, a PIT
+ * cross-check), measure how many core cycles one TSC tick is worth, and turn any exception into
+ * a readable report (vector in words, error code, RIP) and a failed run. */
+#include <stdint.h>
+
+#include "arch/arch.h"
+#include "arch/pio.h"
+#include "bm/board.h"
+#include "bm/out.h"
+
+uint8_t arch_x86_has_rdtscp;
+
+struct cpuid_regs {
+	uint32_t a, b, c, d;
+};
+
+static struct cpuid_regs cpuid(uint32_t leaf, uint32_t sub)
+{
+	struct cpuid_regs r;
+	__asm__ volatile("cpuid" : "=a"(r.a), "=b"(r.b), "=c"(r.c), "=d"(r.d) : "a"(leaf), "c"(sub));
+	return r;
+}
+
+static uint64_t rdtsc_fenced(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) : : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* ---- exceptions ---- */
+
+static const char *const vector_names[32] = {
+	"divide error", "debug", "non-maskable interrupt", "breakpoint", "overflow",
+	"bound range exceeded", "invalid opcode", "device not available", "double fault",
+	"coprocessor segment overrun", "invalid TSS", "segment not present", "stack-segment fault",
+	"general protection fault", "page fault", "reserved", "x87 floating-point error",
+	"alignment check", "machine check", "SIMD floating-point exception", "virtualization exception",
+	"control protection exception", "reserved", "reserved", "reserved", "reserved", "reserved",
+	"reserved", "hypervisor injection exception", "VMM communication exception",
+	"security exception", "reserved",
+};
+
+/* What start.S's stubs leave on the stack, lowest address first. */
+struct trap_frame {
+	uint64_t vector, error, rip, cs, rflags, rsp, ss;
+};
+
+static volatile int in_trap;
+
+void arch_x86_trap(const struct trap_frame *f) __attribute__((noreturn, used));
+void arch_x86_trap(const struct trap_frame *f)
+{
+	/* A fault while reporting one: the console or exit path is broken; stop here. */
+	if (in_trap)
+		for (;;)
+			__asm__ volatile("cli; hlt");
+	in_trap = 1;
+	bm_out_str("\n*** TRAP: ");
+	bm_out_str(f->vector < 32 ? vector_names[f->vector] : "unknown vector");
+	bm_out_str(" (vector ");
+	bm_out_u64(f->vector);
+	bm_out_str(") error=0x");
+	bm_out_hex(f->error, 8);
+	bm_out_str(" rip=0x");
+	bm_out_hex(f->rip, 16);
+	bm_out_str(" rsp=0x");
+	bm_out_hex(f->rsp, 16);
+	if (f->vector == 14) {
+		uint64_t cr2;
+		__asm__ volatile("mov %%cr2, %0" : "=r"(cr2));
+		bm_out_str(" cr2=0x");
+		bm_out_hex(cr2, 16);
+	}
+	bm_out_str("\n*** the run is aborted (exit status 3)\n");
+	bm_board_exit(BM_EXIT_TRAP);
+}
+
+/* ---- TSC frequency and core/TSC ratio ---- */
+
+#define PIT_HZ 1193182u
+#define PIT_LATCH (PIT_HZ / 100u) /* 10 ms */
+
+/* TSC ticks over 10 ms of PIT channel 2 (mode 0, gate via port 0x61, OUT2 polled in bit 5),
+ * scaled to Hz. Works with interrupts off and needs no IRQ set-up. 0 if OUT2 never rises. */
+static uint64_t pit_calibrate_tsc_hz(void)
+{
+	arch_outb(0x61, (uint8_t)((arch_inb(0x61) & ~0x02u) | 0x01u)); /* gate on, speaker off */
+	arch_outb(0x43, 0xb0); /* channel 2, lobyte/hibyte, mode 0, binary */
+	arch_outb(0x42, PIT_LATCH & 0xff);
+	arch_outb(0x42, PIT_LATCH >> 8);
+	uint64_t t0 = rdtsc_fenced();
+	uint64_t spins = 0;
+	while ((arch_inb(0x61) & 0x20) == 0)
+		if (++spins > 100000000u)
+			return 0;
+	uint64_t t1 = rdtsc_fenced();
+	return (t1 - t0) * PIT_HZ / PIT_LATCH;
+}
+
+/* Core cycles per iteration of the chain below: 8 dependent adds. Every x86 core since the
+ * P6 executes a dependent register add in exactly one cycle, and the loop counter runs in
+ * parallel, so the chain's length in core cycles is known whatever the clock. */
+#define CHAIN_ADDS 8u
+
+uint64_t arch_x86_delay_loop_ticks(uint32_t core_cycles)
+{
+	uint32_t n = core_cycles / CHAIN_ADDS;
+	if (n == 0)
+		n = 1;
+	uint64_t best = UINT64_MAX;
+	for (int rep = 0; rep < 5; rep++) { /* best of 5: the first run also warms the loop */
+		struct arch_snap a, b;
+		uint64_t acc = 0;
+		uint32_t k = n;
+		arch_snap_begin(&a);
+		__asm__ volatile("1:\n\t"
+		                 "addq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\t"
+		                 "addq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\taddq $1, %0\n\t"
+		                 "decl %1\n\tjnz 1b"
+		                 : "+r"(acc), "+r"(k)
+		                 :
+		                 : "cc");
+		arch_snap_end(&b);
+		if (b.cycles - a.cycles < best)
+			best = b.cycles - a.cycles;
+	}
+	return best;
+}
+
+uint32_t arch_core_per_tick_ppm(void)
+{
+	const uint32_t cycles = 80000; /* ~20-40 us on hardware; long next to the ~100-tick read cost */
+	uint64_t ticks = arch_x86_delay_loop_ticks(cycles);
+	return ticks ? (uint32_t)((uint64_t)cycles * 1000000u / ticks) : 0;
+}
+
+/* ---- facts ---- */
+
+static struct bm_kv facts[10];
+static char vendor[13];
+static char buf_cpuid_hz[24], buf_pit_hz[24], buf_ratio[24], buf_pmu[48], buf_leaves[40];
+
+static struct arch_info info = {
+	.isa = "x86_64",
+	.cycle_counter = "tsc",
+	.instret_counter = 0,
+	.facts = facts,
+	.n_facts = 0,
+};
+
+static void add_fact(const char *key, const char *value)
+{
+	if (info.n_facts < sizeof facts / sizeof facts[0])
+		facts[info.n_facts++] = (struct bm_kv){key, value};
+}
+
+static char *append(char *p, const char *s)
+{
+	while (*s)
+		*p++ = *s++;
+	*p = 0;
+	return p;
+}
+
+static char *append_u64(char *p, uint64_t v)
+{
+	return p + bm_fmt_u64(p, v);
+}
+
+static char *append_hex(char *p, uint64_t v, unsigned digits)
+{
+	p = append(p, "0x");
+	return p + bm_fmt_hex(p, v, digits);
+}
+
+void arch_init(void)
+{
+	struct cpuid_regs r = cpuid(0, 0);
+	uint32_t max_basic = r.a;
+	const uint32_t v[3] = {r.b, r.d, r.c};
+	for (int i = 0; i < 12; i++)
+		vendor[i] = (char)(v[i / 4] >> (8 * (i % 4)));
+	uint32_t max_ext = cpuid(0x80000000u, 0).a;
+	char *p = append(buf_leaves, "basic ");
+	p = append_hex(p, max_basic, 2);
+	p = append(p, ", extended ");
+	append_hex(p, max_ext, 8);
+
+	/* RDTSCP: CPUID 0x80000001 EDX bit 27. Absent on QEMU's default qemu64 CPU. */
+	arch_x86_has_rdtscp = max_ext >= 0x80000001u && (cpuid(0x80000001u, 0).d >> 27 & 1);
+	info.cycle_counter = arch_x86_has_rdtscp
+		? "tsc ticks (nominal cycles): cpuid;rdtsc .. rdtscp;cpuid"
+		: "tsc ticks (nominal cycles): cpuid;rdtsc .. lfence;rdtsc;cpuid (no rdtscp)";
+	/* Invariant TSC (constant rate through P-/C-states): CPUID 0x80000007 EDX bit 8. */
+	int invariant = max_ext >= 0x80000007u && (cpuid(0x80000007u, 0).d >> 8 & 1);
+
+	/* TSC frequency from CPUID: 0x15 (crystal ratio) or 0x16 (base MHz). QEMU TCG has neither. */
+	uint64_t cpuid_hz = 0;
+	if (max_basic >= 0x15) {
+		r = cpuid(0x15, 0);
+		if (r.a && r.b && r.c)
+			cpuid_hz = (uint64_t)r.c * r.b / r.a;
+	}
+	if (!cpuid_hz && max_basic >= 0x16)
+		cpuid_hz = (uint64_t)(cpuid(0x16, 0).a & 0xffff) * 1000000u;
+	if (cpuid_hz)
+		append_u64(buf_cpuid_hz, cpuid_hz);
+	else
+		append(buf_cpuid_hz, "absent");
+
+	/* Architectural PMU (CPUID 0xA): reported, not used. QEMU TCG has none. */
+	if (max_basic >= 0xa && (cpuid(0xa, 0).a & 0xff)) {
+		r = cpuid(0xa, 0);
+		p = append(buf_pmu, "v");
+		p = append_u64(p, r.a & 0xff);
+		p = append(p, ", ");
+		p = append_u64(p, r.d & 0x1f);
+		append(p, " fixed counters (not used)");
+	} else {
+		append(buf_pmu, "none");
+	}
+
+	/* The PIT cross-checks the core's estimate against the board timer (HPET). */
+	uint64_t pit_hz = pit_calibrate_tsc_hz();
+	if (pit_hz)
+		append_u64(buf_pit_hz, pit_hz);
+	else
+		append(buf_pit_hz, "pit did not count");
+	uint32_t ppm = arch_core_per_tick_ppm();
+	append_u64(buf_ratio, ppm);
+
+	add_fact("mode", "long mode ring 0, pvh entry, 4 GiB identity map (2 MiB pages)");
+	add_fact("vendor", vendor);
+	add_fact("cpuid_max", buf_leaves);
+	add_fact("rdtscp", arch_x86_has_rdtscp ? "yes" : "no (lfence;rdtsc fallback)");
+	add_fact("invariant_tsc", invariant ? "yes" : "no");
+	add_fact("tsc_hz_cpuid", buf_cpuid_hz);
+	add_fact("tsc_hz_pit", buf_pit_hz);
+	add_fact("core_cycles_per_tsc_tick_ppm", buf_ratio);
+	add_fact("pmu", buf_pmu);
+}
+
+const struct arch_info *arch_get_info(void)
+{
+	return &info;
+}

@@ -1,0 +1,193 @@
+/* x86_64 entry from QEMU -kernel through a PVH ELF note (QEMU refuses 64-bit multiboot ELFs):
+ * 32-bit protected mode, paging off. Identity-map 4 GiB with 2 MiB pages, enable SSE, enter
+ * long mode, install the IDT, then hand over to core's C start (bm_crt_start). */
+
+#define CR0_MP (1 << 1)
+#define CR0_EM (1 << 2)
+#define CR0_PG (1 << 31)
+#define CR4_PAE (1 << 5)
+#define CR4_OSFXSR (1 << 9)
+#define CR4_OSXMMEXCPT (1 << 10)
+#define MSR_EFER 0xc0000080
+#define EFER_LME (1 << 8)
+#define PTE_P 0x1
+#define PTE_RW 0x2
+#define PTE_PWT 0x8
+#define PTE_PCD 0x10
+#define PTE_PS 0x80
+#define CODE64_SEL 0x08
+#define DATA_SEL 0x10
+
+/* XEN_ELFNOTE_PHYS32_ENTRY (type 18, name "Xen"): QEMU starts here in 32-bit mode. QEMU reads
+ * the descriptor as a pointer-sized value after the name aligned to the segment's p_align, so
+ * the note is 4-aligned and the address is a .quad. */
+	.section .note.Xen, "a", @note
+	.balign 4
+	.long 4
+	.long 8
+	.long 18
+	.asciz "Xen"
+	.quad _start
+
+	.section .text.entry, "ax", @progbits
+	.code32
+	.globl _start
+_start:
+	cli
+	cld
+	movl $__stack_top, %esp
+
+	/* Zero the six table pages (PML4, PDPT, four PDs): the section is NOLOAD. */
+	movl $arch_x86_pml4, %edi
+	xorl %eax, %eax
+	movl $(6 * 4096 / 4), %ecx
+	rep stosl
+
+	/* 2048 PD entries of 2 MiB cover 4 GiB. 3-4 GiB is the PCI/MMIO hole (HPET at 0xfed00000,
+	 * local APIC, IOAPIC): map it uncached, as real hardware needs (QEMU ignores it). */
+	movl $arch_x86_pd, %edi
+	xorl %ecx, %ecx
+1:	movl %ecx, %eax
+	shll $21, %eax
+	orl $(PTE_P | PTE_RW | PTE_PS), %eax
+	cmpl $1536, %ecx
+	jb 2f
+	orl $(PTE_PCD | PTE_PWT), %eax
+2:	movl %eax, (%edi, %ecx, 8)
+	incl %ecx
+	cmpl $2048, %ecx
+	jb 1b
+
+	/* PDPT[0..3] -> the four PDs; PML4[0] -> PDPT. */
+	movl $arch_x86_pdpt, %edi
+	movl $(arch_x86_pd + PTE_P + PTE_RW), %eax
+	xorl %ecx, %ecx
+3:	movl %eax, (%edi, %ecx, 8)
+	addl $4096, %eax
+	incl %ecx
+	cmpl $4, %ecx
+	jb 3b
+	movl $(arch_x86_pdpt + PTE_P + PTE_RW), arch_x86_pml4
+
+	movl $arch_x86_pml4, %eax
+	movl %eax, %cr3
+	/* PAE for long-mode paging; OSFXSR/OSXMMEXCPT so compiled code may use SSE (the x86_64
+	 * baseline GCC emits, e.g. for vectorized loops and struct copies). */
+	movl %cr4, %eax
+	orl $(CR4_PAE | CR4_OSFXSR | CR4_OSXMMEXCPT), %eax
+	movl %eax, %cr4
+	movl $MSR_EFER, %ecx
+	rdmsr
+	orl $EFER_LME, %eax
+	wrmsr
+	movl %cr0, %eax
+	andl $~CR0_EM, %eax
+	orl $(CR0_PG | CR0_MP), %eax
+	movl %eax, %cr0
+	lgdt arch_x86_gdt_ptr
+	ljmp $CODE64_SEL, $long_mode
+
+	.code64
+long_mode:
+	movl $DATA_SEL, %eax
+	movl %eax, %ds
+	movl %eax, %es
+	movl %eax, %ss
+	movl %eax, %fs
+	movl %eax, %gs
+	leaq __stack_top(%rip), %rsp
+	fninit
+
+	/* IDT: one 16-byte interrupt gate per exception vector 0-31, pointing at its stub. The
+	 * table lives in a NOLOAD section outside .bss, so bm_crt_start's zeroing spares it. */
+	leaq arch_x86_idt(%rip), %rdi
+	leaq arch_x86_stubs(%rip), %rsi
+	xorl %ecx, %ecx
+4:	movq (%rsi, %rcx, 8), %rax
+	movq %rax, %rdx
+	andl $0xffff, %edx            /* offset 15:0 */
+	orl $(CODE64_SEL << 16), %edx /* selector */
+	movq %rax, %r8
+	shrq $16, %r8
+	andq $0xffff, %r8
+	shlq $48, %r8                 /* offset 31:16 */
+	orq %r8, %rdx
+	movabsq $0x00008e0000000000, %r8 /* present, DPL 0, 64-bit interrupt gate, IST 0 */
+	orq %r8, %rdx
+	movq %rcx, %r9
+	shlq $4, %r9
+	movq %rdx, (%rdi, %r9)
+	shrq $32, %rax                /* offset 63:32, then a reserved dword */
+	movq %rax, 8(%rdi, %r9)
+	incl %ecx
+	cmpl $32, %ecx
+	jb 4b
+	lidt arch_x86_idt_ptr(%rip)
+
+	xorl %ebp, %ebp
+	call bm_crt_start
+5:	cli
+	hlt
+	jmp 5b
+
+/* Exception stubs: make every frame look the same (vector, error code or 0, then what the
+ * CPU pushed: rip, cs, rflags, rsp, ss) and call arch_x86_trap(frame), which never returns. */
+	.section .text.trap, "ax", @progbits
+#define STUB_NOERR(n) .balign 16; stub_##n: pushq $0; pushq $n; jmp trap_common
+#define STUB_ERR(n) .balign 16; stub_##n: pushq $n; jmp trap_common
+STUB_NOERR(0); STUB_NOERR(1); STUB_NOERR(2); STUB_NOERR(3)
+STUB_NOERR(4); STUB_NOERR(5); STUB_NOERR(6); STUB_NOERR(7)
+STUB_ERR(8); STUB_NOERR(9); STUB_ERR(10); STUB_ERR(11)
+STUB_ERR(12); STUB_ERR(13); STUB_ERR(14); STUB_NOERR(15)
+STUB_NOERR(16); STUB_ERR(17); STUB_NOERR(18); STUB_NOERR(19)
+STUB_NOERR(20); STUB_ERR(21); STUB_NOERR(22); STUB_NOERR(23)
+STUB_NOERR(24); STUB_NOERR(25); STUB_NOERR(26); STUB_NOERR(27)
+STUB_NOERR(28); STUB_ERR(29); STUB_ERR(30); STUB_NOERR(31)
+
+trap_common:
+	movq %rsp, %rdi
+	andq $-16, %rsp /* the ABI's call alignment, whatever the faulting code had */
+	call arch_x86_trap
+6:	cli
+	hlt
+	jmp 6b
+
+	.section .rodata
+	.balign 8
+arch_x86_stubs:
+	.quad stub_0, stub_1, stub_2, stub_3, stub_4, stub_5, stub_6, stub_7
+	.quad stub_8, stub_9, stub_10, stub_11, stub_12, stub_13, stub_14, stub_15
+	.quad stub_16, stub_17, stub_18, stub_19, stub_20, stub_21, stub_22, stub_23
+	.quad stub_24, stub_25, stub_26, stub_27, stub_28, stub_29, stub_30, stub_31
+
+/* Flat 64-bit GDT: null, 64-bit ring-0 code (L=1), ring-0 data. */
+	.balign 16
+arch_x86_gdt:
+	.quad 0
+	.quad 0x00af9a000000ffff
+	.quad 0x00cf92000000ffff
+arch_x86_gdt_end:
+	.balign 8
+	.word 0
+arch_x86_gdt_ptr:
+	.word arch_x86_gdt_end - arch_x86_gdt - 1
+	.quad arch_x86_gdt
+	.balign 8
+	.word 0
+arch_x86_idt_ptr:
+	.word 32 * 16 - 1
+	.quad arch_x86_idt
+
+/* Page tables and IDT: written here before .bss is zeroed, so they live in their own NOLOAD
+ * section (boards/qemu-x86_64/memory.ld places .x86tables outside .bss). */
+	.section .x86tables, "aw", @nobits
+	.balign 4096
+	.globl arch_x86_pml4, arch_x86_pdpt, arch_x86_pd, arch_x86_idt
+arch_x86_pml4:
+	.skip 4096
+arch_x86_pdpt:
+	.skip 4096
+arch_x86_pd:
+	.skip 4 * 4096
+arch_x86_idt:
+	.skip 32 * 16
