@@ -200,6 +200,10 @@ void bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const str
 			break;
 	}
 	res->warmup_batches = n;
+	/* Where the counter is not the core clock, measure the ratio now, per benchmark, so a
+	 * frequency change during the run shows up in the figures of the benchmark it hit. */
+	if (arch_core_per_tick_ppm)
+		res->core_per_tick_ppm = arch_core_per_tick_ppm();
 
 	if (b->verify() != 0) {
 		fail(res, "verify failed");

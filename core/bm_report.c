@@ -5,6 +5,7 @@
 #include "bm/harness_internal.h"
 #include "bm/out.h"
 #include "bm/record.h"
+#include "bm/u128.h"
 #include "bm_build_info.h"
 
 #ifndef BM_MAX_ROWS
@@ -85,7 +86,9 @@ static void out_hz(uint64_t hz)
 static void print_header(const struct bm_config *cfg, const struct arch_info *ai,
                          const struct bm_overhead *oh, const struct bm_clock *clk, unsigned n)
 {
-	bm_out_str("baremark " BM_KIT_VERSION ": bare-metal benchmarks, results in cycles per iteration\n");
+	bm_out_str("baremark " BM_KIT_VERSION ": bare-metal benchmarks, results in ");
+	bm_out_str(arch_cycle_unit(ai));
+	bm_out_str(" per iteration\n");
 	out_line("board", board_desc.name);
 	out_line("console", board_desc.console);
 	bm_out_padded("arch", 14, 0);
@@ -147,6 +150,7 @@ static void meta_record(const struct bm_config *cfg, const struct arch_info *ai,
 	bm_rec_str(&r, "console", board_desc.console);
 	bm_rec_str(&r, "isa", ai->isa);
 	bm_rec_str(&r, "cycle_counter", ai->cycle_counter);
+	bm_rec_str(&r, "cycle_unit", arch_cycle_unit(ai));
 	bm_rec_u64(&r, "cycle_hz", clk->cycle_hz);
 	bm_rec_str(&r, "instret_counter", ai->instret_counter ? ai->instret_counter : "none");
 	bm_rec_str(&r, "timer", bm_board_has_timer() ? board_desc.timer_name : "none");
@@ -181,7 +185,7 @@ static void result_record(uint32_t seq, const struct bm_bench *b, const struct b
 		bm_rec_end(&r);
 		return;
 	}
-	bm_rec_str(&r, "unit", "cycles");
+	bm_rec_str(&r, "unit", arch_cycle_unit(ai));
 	bm_rec_u64(&r, "iters", res->iters);
 	bm_stats_record_fields(&r, &res->rep);
 	if (ai->instret_counter)
@@ -190,6 +194,13 @@ static void result_record(uint32_t seq, const struct bm_bench *b, const struct b
 		bm_rec_milli(&r, "p50_ns", res->p50_ns_milli);
 		bm_rec_milli(&r, "mean_ns", res->mean_ns_milli);
 		bm_rec_u64(&r, "ops_per_s", res->ops_per_s);
+	}
+	if (res->core_per_tick_ppm) {
+		bm_rec_u64(&r, "core_per_tick_ppm", res->core_per_tick_ppm);
+		bm_rec_milli(&r, "core_cycles_p50",
+		             bm_muldiv64(res->rep.p50.value_milli, res->core_per_tick_ppm, 1000000));
+		bm_rec_milli(&r, "core_cycles_mean",
+		             bm_muldiv64(res->rep.mean_milli, res->core_per_tick_ppm, 1000000));
 	}
 	if (b->bytes)
 		bm_rec_u64(&r, "bytes", b->bytes);
@@ -205,10 +216,14 @@ static void result_record(uint32_t seq, const struct bm_bench *b, const struct b
 
 /* Format a table cell; milli values print with 2 decimals when the figure is an average over
  * a batch (iters > 1), as integers otherwise. */
+static int table_has_insns = 1;
+
 static size_t cell(char *buf, const struct bm_row *row, unsigned col)
 {
 	if (row->reason)
 		return col == COL_N ? (size_t)(buf[0] = '-', buf[1] = 0, 1) : (size_t)(buf[0] = 0);
+	if (col == COL_INSN && !table_has_insns)
+		return (size_t)(buf[0] = '-', buf[1] = 0, 1); /* the core cannot count them */
 	uint64_t v = row->v[col];
 	switch (col) {
 	case COL_N:
@@ -224,7 +239,7 @@ static size_t cell(char *buf, const struct bm_row *row, unsigned col)
 
 static const char *const col_names[] = {"n", "min", "p50", "p99", "max", "mean", "insn/it", "ns/it", "ops/s"};
 
-static void print_table(unsigned nrows, unsigned total)
+static void print_table(unsigned nrows, unsigned total, const char *unit)
 {
 	unsigned wname = 9, witers = 5, wcol[9];
 	char b[BM_FMT_NUM_MAX];
@@ -274,7 +289,9 @@ static void print_table(unsigned nrows, unsigned total)
 		bm_out_u64(total - nrows);
 		bm_out_str(" more benchmarks are in the records only)\n");
 	}
-	bm_out_str("(cycles per iteration after overhead subtraction; insn/it = instructions retired)\n");
+	bm_out_str("(");
+	bm_out_str(unit);
+	bm_out_str(" per iteration after overhead subtraction; insn/it = instructions retired)\n");
 }
 
 int bm_run(const struct bm_config *cfg)
@@ -352,7 +369,8 @@ int bm_run(const struct bm_config *cfg)
 		}
 	}
 	if (table)
-		print_table(nrows, n);
+		table_has_insns = ai->instret_counter != 0;
+		print_table(nrows, n, arch_cycle_unit(ai));
 	if (records) {
 		struct bm_record r;
 		bm_rec_begin(&r, "end", n + 1);

@@ -10,14 +10,17 @@
 #include <cpuid.h>
 uint8_t arch_host_has_rdtscp;
 #define HOST_ISA "x86_64"
+#define HOST_CYCLE_UNIT "tsc_ticks" /* the TSC counts nominal, not core, cycles */
 #elif defined(__aarch64__)
 #define HOST_ISA "aarch64"
+#define HOST_CYCLE_UNIT "cntvct_ticks" /* the generic timer, not core cycles */
 #endif
 
 static struct bm_kv facts[16];
 static struct arch_info info = {
 	.isa = HOST_ISA,
 	.cycle_counter = "",
+	.cycle_unit = HOST_CYCLE_UNIT,
 	.instret_counter = 0,
 	.facts = facts,
 	.n_facts = 0,

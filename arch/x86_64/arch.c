@@ -144,6 +144,7 @@ static char buf_cpuid_hz[24], buf_pit_hz[24], buf_ratio[24], buf_pmu[48], buf_le
 static struct arch_info info = {
 	.isa = "x86_64",
 	.cycle_counter = "tsc",
+	.cycle_unit = "tsc_ticks", /* nominal cycles; core cycles come from arch_core_per_tick_ppm() */
 	.instret_counter = 0,
 	.facts = facts,
 	.n_facts = 0,

@@ -33,6 +33,7 @@ struct bm_bench_result {
 	uint64_t ops_per_s;         /* iterations per second at the median (0 if unknown) */
 	uint64_t p50_ns_milli;      /* median per iteration in ns x1000 (0 if unknown) */
 	uint64_t mean_ns_milli;
+	uint32_t core_per_tick_ppm;  /* core cycles per counter tick (0: the counter is the core clock) */
 	struct bm_stats_report rep; /* statistics of cycles per iteration */
 };
 
