@@ -368,9 +368,10 @@ int bm_run(const struct bm_config *cfg)
 				row->v[c] = v[c];
 		}
 	}
-	if (table)
+	if (table) {
 		table_has_insns = ai->instret_counter != 0;
 		print_table(nrows, n, arch_cycle_unit(ai));
+	}
 	if (records) {
 		struct bm_record r;
 		bm_rec_begin(&r, "end", n + 1);
