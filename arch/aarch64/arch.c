@@ -1,0 +1,301 @@
+/* AArch64 cold path: turn on the MMU and caches, enable the PMU cycle counter and an
+ * INST_RETIRED event counter where the core implements one, check at boot that each counter
+ * advances (falling back PMCCNTR_EL0 -> CNTVCT_EL0 when it does not), and turn any exception into
+ * a readable report (exception class in words, ELR, FAR) and a failed run. */
+#include <stdint.h>
+
+#include "arch/arch.h"
+#include "arch/mmu.h"
+#include "bm/board.h"
+#include "bm/out.h"
+
+/* Read by arch_snap_begin/end: 0 = PMCCNTR_EL0, 1 = CNTVCT_EL0. Not static: the snapshot asm
+ * names it. */
+uint32_t arch_cycle_source;
+
+/* Set while a probe runs: an UNDEFINED (EC 0x00) exception then skips the 4-byte instruction and
+ * records the fault instead of ending the run (e.g. a PMU a hypervisor hides from EL1). */
+static volatile int probe_active;
+static volatile int probe_faulted;
+static volatile int in_trap;
+
+/* Address of the semihosting HLT, so a board without a debugger halts quietly (semihost.S). */
+extern char arch_semihost_hlt[];
+
+#define PROBE(stmt)                                                       \
+	({                                                                \
+		probe_faulted = 0;                                        \
+		probe_active = 1;                                         \
+		__asm__ volatile("" : : : "memory");                      \
+		stmt;                                                     \
+		__asm__ volatile("" : : : "memory");                      \
+		probe_active = 0;                                         \
+		!probe_faulted;                                           \
+	})
+
+#define EC_UNKNOWN 0x00
+
+static const char *ec_name(unsigned ec)
+{
+	switch (ec) {
+	case 0x00: return "undefined instruction (EC unknown reason)";
+	case 0x01: return "trapped WFI/WFE";
+	case 0x07: return "FP/SIMD access trapped";
+	case 0x0e: return "illegal execution state";
+	case 0x15: return "SVC instruction";
+	case 0x16: return "HVC instruction";
+	case 0x17: return "SMC instruction";
+	case 0x18: return "trapped MSR/MRS/system instruction";
+	case 0x20: return "instruction abort from a lower EL";
+	case 0x21: return "instruction abort";
+	case 0x22: return "PC alignment fault";
+	case 0x24: return "data abort from a lower EL";
+	case 0x25: return "data abort";
+	case 0x26: return "SP alignment fault";
+	case 0x2c: return "floating-point exception";
+	case 0x2f: return "SError";
+	case 0x30: case 0x31: return "breakpoint";
+	case 0x32: case 0x33: return "software step";
+	case 0x34: case 0x35: return "watchpoint";
+	case 0x3c: return "BRK instruction";
+	default: return "unknown exception class";
+	}
+}
+
+/* The fault status code (ISS bits 5:0) of instruction and data aborts. */
+static const char *fault_status(unsigned fsc)
+{
+	switch (fsc & 0x3c) {
+	case 0x00: return "address size fault";
+	case 0x04: return "translation fault (address not mapped)";
+	case 0x08: return "access flag fault";
+	case 0x0c: return "permission fault";
+	}
+	if (fsc == 0x10)
+		return "synchronous external abort";
+	if (fsc == 0x21)
+		return "alignment fault";
+	return "other fault";
+}
+
+static const char *const kind_names[4] = {"synchronous", "IRQ", "FIQ", "SError"};
+static const char *const source_names[4] = {
+	"EL1 on SP_EL0", "EL1 on SP_EL1 (inside the trap handler)", "a lower EL (AArch64)",
+	"a lower EL (AArch32)"};
+
+static void halt_forever(void)
+{
+	for (;;)
+		__asm__ volatile("wfe");
+}
+
+/* Called from the vectors (vectors.S) with the vector index. Returns the address to resume at. */
+uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far);
+uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far)
+{
+	unsigned ec = (unsigned)(esr >> 26) & 0x3f;
+	int sync = (kind & 3) == 0;
+
+	if (sync && probe_active && ec == EC_UNKNOWN) {
+		probe_faulted = 1;
+		return elr + 4;
+	}
+	/* A semihosting call with no debugger attached (a real board): the end record is out,
+	 * nothing more to say. */
+	if (sync && ec == EC_UNKNOWN && elr == (uint64_t)(uintptr_t)arch_semihost_hlt)
+		halt_forever();
+	/* A trap while reporting a trap: the console or exit path is broken; stop here. */
+	if (in_trap)
+		halt_forever();
+	in_trap = 1;
+
+	bm_out_str("\n*** TRAP: ");
+	bm_out_str(sync ? ec_name(ec) : kind_names[kind & 3]);
+	if (sync && (ec == 0x20 || ec == 0x21 || ec == 0x24 || ec == 0x25)) {
+		bm_out_str(", ");
+		bm_out_str(fault_status((unsigned)esr & 0x3f));
+		if (ec >= 0x24)
+			bm_out_str((esr & (1u << 6)) ? " on a write" : " on a read");
+	}
+	bm_out_str(" (ESR_EL1=0x");
+	bm_out_hex(esr, 8);
+	bm_out_str(" EC=0x");
+	bm_out_hex(ec, 2);
+	bm_out_str(") ELR_EL1=0x");
+	bm_out_hex(elr, 16);
+	bm_out_str(" FAR_EL1=0x");
+	bm_out_hex(far, 16);
+	bm_out_str("\n*** ");
+	bm_out_str(kind_names[kind & 3]);
+	bm_out_str(" exception taken from ");
+	bm_out_str(source_names[(kind >> 2) & 3]);
+	bm_out_str("\n*** the run is aborted (exit status 3)\n");
+	bm_board_exit(BM_EXIT_TRAP);
+}
+
+static struct bm_kv facts[12];
+static struct arch_info info = {
+	.isa = "armv8-a (AArch64)",
+	.cycle_counter = "PMCCNTR_EL0",
+	.instret_counter = 0,
+	.facts = facts,
+	.n_facts = 0,
+};
+
+static void add_fact(const char *key, const char *value)
+{
+	if (info.n_facts < sizeof facts / sizeof facts[0])
+		facts[info.n_facts++] = (struct bm_kv){key, value};
+}
+
+static __attribute__((noreturn)) void config_error(const char *why)
+{
+	bm_out_str("baremark: error: ");
+	bm_out_str(why);
+	bm_out_str("\n");
+	bm_board_exit(BM_EXIT_CONFIG);
+}
+
+static const char *core_name(uint64_t midr)
+{
+	unsigned implementer = (unsigned)(midr >> 24) & 0xff, part = (unsigned)(midr >> 4) & 0xfff;
+	if (implementer != 0x41)
+		return "non-Arm core";
+	switch (part) {
+	case 0xd03: return "Cortex-A53";
+	case 0xd04: return "Cortex-A35";
+	case 0xd05: return "Cortex-A55";
+	case 0xd07: return "Cortex-A57";
+	case 0xd08: return "Cortex-A72";
+	case 0xd09: return "Cortex-A73";
+	case 0xd0b: return "Cortex-A76";
+	default: return "Arm core";
+	}
+}
+
+static char cpu_buf[64], cntfrq_buf[BM_FMT_U64_MAX], pmu_buf[64];
+
+/* Tiny string building for the fact values (no libc with BM_LIBC=none). */
+static char *put_str(char *p, const char *s)
+{
+	while (*s)
+		*p++ = *s++;
+	*p = 0;
+	return p;
+}
+static char *put_u64(char *p, uint64_t v)
+{
+	return p + bm_fmt_u64(p, v);
+}
+static char *put_hex(char *p, uint64_t v, unsigned digits)
+{
+	p = put_str(p, "0x");
+	return p + bm_fmt_hex(p, v, digits);
+}
+
+/* Spins long enough for every counter to move: ~10^5 instructions, which is also more than 100
+ * ticks of a 19.2 MHz or 62.5 MHz generic timer on any core this kit targets. */
+static void spin(void)
+{
+	for (volatile uint32_t i = 0; i < 20000u; i++)
+		;
+}
+
+static void pmu_init(void)
+{
+	uint64_t dfr0 = arch_sysreg_read(id_aa64dfr0_el1);
+	unsigned pmuver = (unsigned)(dfr0 >> 8) & 0xf;
+	if (pmuver == 0 || pmuver == 0xf)
+		config_error("this core has no PMUv3 (ID_AA64DFR0_EL1.PMUVer); the cycle snapshot reads PMCCNTR_EL0");
+	uint64_t pmcr = 0;
+	if (!PROBE(pmcr = arch_sysreg_read(pmcr_el0)))
+		config_error("PMU registers are not accessible at EL1 (trapped by a hypervisor?)");
+	unsigned n = (unsigned)(pmcr >> 11) & 0x1f;
+	/* The snapshot uses event counter 0 even when it cannot count instructions. */
+	if (n == 0)
+		config_error("the PMU has no event counters (PMCR_EL0.N = 0); the snapshot needs counter 0");
+	int inst_impl = (arch_sysreg_read(pmceid0_el0) >> 8) & 1; /* INST_RETIRED, event 0x08 */
+
+	/* Counters off and cleared while they are set up; no overflow interrupts. */
+	arch_sysreg_write(pmcntenclr_el0, 0xffffffffu);
+	arch_sysreg_write(pmintenclr_el1, 0xffffffffu);
+	arch_sysreg_write(pmovsclr_el0, 0xffffffffu);
+	/* Filters: count at EL1 and EL0 non-secure (all bits 0: P, U, NSK, NSU = 0; NSH = 0, so not
+	 * EL2). We always run at non-secure EL1 (start.S), so no NSH/SPME games are needed. */
+	arch_sysreg_write(pmccfiltr_el0, 0);
+	arch_sysreg_write(pmevtyper0_el0, inst_impl ? 0x08 : 0);
+	/* PMCR_EL0: E (enable), P and C (reset event and cycle counters), LC (64-bit cycle counter
+	 * overflow), keeping the read-only fields. */
+	arch_sysreg_write(pmcr_el0, (pmcr & ~0xffull) | (1u << 6) | (1u << 2) | (1u << 1) | (1u << 0));
+	/* EL0 may read the cycle and event counters too: EN, CR, ER (software at EL0, if any). */
+	arch_sysreg_write(pmuserenr_el0, (1u << 0) | (1u << 2) | (1u << 3));
+	arch_sysreg_write(pmcntenset_el0, (1u << 31) | (inst_impl ? 1u : 0u));
+	arch_isb(); /* the enables take effect before the first reading */
+
+	uint64_t c0 = arch_sysreg_read(pmccntr_el0), i0 = arch_sysreg_read(pmevcntr0_el0);
+	uint64_t v0 = arch_cntvct();
+	spin();
+	arch_isb();
+	uint64_t c1 = arch_sysreg_read(pmccntr_el0), i1 = arch_sysreg_read(pmevcntr0_el0);
+	uint64_t v1 = arch_cntvct();
+	int cyc_ok = c1 != c0, ins_ok = inst_impl && i1 != i0, vct_ok = v1 != v0;
+
+	char *p = put_str(pmu_buf, "PMUv3 (ID_AA64DFR0_EL1.PMUVer ");
+	p = put_hex(p, pmuver, 1);
+	p = put_str(p, "), ");
+	p = put_u64(p, n);
+	put_str(p, " event counters");
+	add_fact("pmu", pmu_buf);
+	add_fact("pmccntr_el0", cyc_ok ? "advances" : "does not advance");
+	add_fact("inst_retired", !inst_impl ? "not implemented (PMCEID0_EL0 bit 8 clear)"
+	                         : ins_ok   ? "event 0x08 on PMEVCNTR0_EL0"
+	                                    : "implemented (PMCEID0_EL0) but does not advance");
+	add_fact("cntvct_el0", vct_ok ? "advances" : "does not advance");
+	put_u64(cntfrq_buf, arch_cntfrq_hz());
+	add_fact("cntfrq_hz", cntfrq_buf);
+
+	if (cyc_ok) {
+		arch_cycle_source = 0;
+		info.cycle_counter = "PMCCNTR_EL0 (PMU cycle counter)";
+	} else {
+		arch_cycle_source = 1;
+		info.cycle_unit = "cntvct_ticks";
+		info.cycle_counter = vct_ok ? "CNTVCT_EL0 (fallback: PMCCNTR_EL0 does not advance)"
+		                            : "CNTVCT_EL0 (fallback: PMCCNTR_EL0 does not advance; nor does CNTVCT_EL0)";
+	}
+#ifdef ARCH_AARCH64_FORCE_CNTVCT
+	/* Test hook: exercise the fallback path where PMCCNTR works (e.g. under QEMU). */
+	arch_cycle_source = 1;
+	info.cycle_unit = "cntvct_ticks";
+	info.cycle_counter = "CNTVCT_EL0 (fallback forced by ARCH_AARCH64_FORCE_CNTVCT)";
+#endif
+	info.instret_counter = ins_ok ? "PMEVCNTR0_EL0 (event 0x08 INST_RETIRED)" : 0;
+}
+
+void arch_init(void)
+{
+	static const char *const el_names[4] = {"EL0", "EL1", "EL2", "EL3"};
+	uint64_t entry_el = arch_sysreg_read(tpidr_el1) & 3;
+	uint64_t midr = arch_sysreg_read(midr_el1);
+
+	/* First thing: until the MMU is on, a real core treats all data as Device memory. */
+	int mmu_ok = arch_mmu_enable() == 0;
+
+	char *p = put_str(cpu_buf, core_name(midr));
+	p = put_str(p, " (MIDR_EL1 ");
+	p = put_hex(p, midr & 0xffffffffu, 8);
+	put_str(p, ")");
+	add_fact("cpu", cpu_buf);
+	add_fact("entry_el", el_names[entry_el]);
+	add_fact("run_el", entry_el == 1 ? "EL1 (as entered)" : "EL1 non-secure (dropped from the entry EL)");
+	add_fact("mmu", mmu_ok ? "on, identity map in 2 MiB blocks: RAM Normal write-back, MMIO Device-nGnRE"
+	                       : "off (board memory map not 2 MiB aligned)");
+	add_fact("caches", mmu_ok ? "I+D on (SCTLR_EL1.C/I)" : "off");
+	add_fact("fp_simd", "on (CPACR_EL1.FPEN)");
+	pmu_init();
+}
+
+const struct arch_info *arch_get_info(void)
+{
+	return &info;
+}

@@ -1,0 +1,84 @@
+/* AArch64 identity map (see arch/mmu.h): 4 KiB granule, T0SZ = 32 (4 GiB of VA starting at
+ * level 1), one level-2 table per GiB, 2 MiB blocks. On real cores the MMU is what makes RAM
+ * cacheable (with it off, every data access is Device memory: no caches, and an unaligned
+ * access faults), so cycle counts measured without it would say little about the core. */
+#include <stdint.h>
+
+#include "arch/arch.h"
+#include "arch/mmu.h"
+
+#define BLOCK_SHIFT 21
+#define BLOCK_SIZE (1ull << BLOCK_SHIFT)
+#define VA_LIMIT (1ull << 32)
+
+/* MAIR_EL1 attribute indexes. */
+#define ATTR_DEVICE_nGnRE 1
+#define ATTR_NORMAL_WB 2
+#define MAIR_VALUE ((0x04ull << (8 * ATTR_DEVICE_nGnRE)) | (0xffull << (8 * ATTR_NORMAL_WB)))
+
+#define DESC_TABLE 3ull
+#define DESC_BLOCK 1ull
+#define DESC_ATTR(i) ((uint64_t)(i) << 2)
+#define DESC_SH_INNER (3ull << 8)
+#define DESC_AF (1ull << 10)   /* access flag set: no access-flag faults (no hardware AF on v8.0) */
+#define DESC_PXN (1ull << 53)
+#define DESC_UXN (1ull << 54)
+
+/* TCR_EL1: T0SZ 32, table walks inner/outer write-back cacheable and inner shareable, 4 KiB
+ * granule, TTBR1 walks disabled (EPD1), 32-bit physical addresses (IPS 0): both boards fit. */
+#define TCR_VALUE (32ull | (1ull << 8) | (1ull << 10) | (3ull << 12) | (1ull << 23))
+
+#define SCTLR_M (1ull << 0)
+#define SCTLR_A (1ull << 1)
+#define SCTLR_C (1ull << 2)
+#define SCTLR_I (1ull << 12)
+
+/* In .bss: built after bm_crt_start has zeroed it, i.e. from arch_init(). */
+static uint64_t l1_table[512] __attribute__((aligned(4096)));
+static uint64_t l2_tables[4][512] __attribute__((aligned(4096)));
+
+static uint64_t block_desc(uint64_t addr)
+{
+	for (unsigned i = 0; i < board_mem_map_len; i++) {
+		const struct arch_mem_region *r = &board_mem_map[i];
+		if (addr < r->base || addr - r->base >= r->size)
+			continue;
+		if (r->type == ARCH_MEM_NORMAL)
+			return addr | DESC_BLOCK | DESC_ATTR(ATTR_NORMAL_WB) | DESC_SH_INNER | DESC_AF;
+		return addr | DESC_BLOCK | DESC_ATTR(ATTR_DEVICE_nGnRE) | DESC_AF | DESC_PXN | DESC_UXN;
+	}
+	return 0; /* invalid: an access here is a translation fault */
+}
+
+int arch_mmu_enable(void)
+{
+	for (unsigned i = 0; i < board_mem_map_len; i++) {
+		const struct arch_mem_region *r = &board_mem_map[i];
+		if ((r->base | r->size) & (BLOCK_SIZE - 1) || r->base >= VA_LIMIT ||
+		    r->size > VA_LIMIT - r->base)
+			return -1;
+	}
+	for (unsigned g = 0; g < 4; g++) {
+		for (unsigned b = 0; b < 512; b++)
+			l2_tables[g][b] = block_desc(((uint64_t)g << 30) | ((uint64_t)b << BLOCK_SHIFT));
+		l1_table[g] = (uint64_t)(uintptr_t)l2_tables[g] | DESC_TABLE;
+	}
+	/* The tables were written with the MMU (and so the data cache) off: they are in memory,
+	 * and a core out of reset has no stale lines for them. Make the writes visible to the
+	 * walker, install, drop any TLB entries and I-cache lines from before, then enable. */
+	__asm__ volatile("dsb ish" : : : "memory");
+	arch_sysreg_write(mair_el1, MAIR_VALUE);
+	arch_sysreg_write(tcr_el1, TCR_VALUE);
+	arch_sysreg_write(ttbr0_el1, (uint64_t)(uintptr_t)l1_table);
+	__asm__ volatile("isb\n\t"
+	                 "tlbi vmalle1\n\t"
+	                 "ic iallu\n\t"
+	                 "dsb nsh\n\t"
+	                 "isb" : : : "memory");
+	uint64_t sctlr = arch_sysreg_read(sctlr_el1);
+	sctlr |= SCTLR_M | SCTLR_C | SCTLR_I;
+	sctlr &= ~SCTLR_A; /* Normal memory may be accessed unaligned, as the compiler assumes */
+	arch_sysreg_write(sctlr_el1, sctlr);
+	arch_isb();
+	return 0;
+}

@@ -1,0 +1,56 @@
+/* PL011 driver (see uart_pl011.h). Register offsets and bits from the PrimeCell UART (PL011)
+ * Technical Reference Manual (DDI 0183). */
+#include "uart_pl011.h"
+
+#define REG_DR 0x00   /* data */
+#define REG_FR 0x18   /* flags */
+#define REG_IBRD 0x24 /* integer baud divisor */
+#define REG_FBRD 0x28 /* fractional baud divisor (64ths) */
+#define REG_LCRH 0x2c /* line control; writing it latches IBRD/FBRD */
+#define REG_CR 0x30   /* control */
+#define REG_IMSC 0x38 /* interrupt mask */
+#define REG_ICR 0x44  /* interrupt clear */
+#define FR_BUSY (1u << 3)
+#define FR_TXFF (1u << 5)
+#define LCRH_FEN (1u << 4)
+#define LCRH_WLEN8 (3u << 5)
+#define CR_UARTEN (1u << 0)
+#define CR_TXE (1u << 8)
+#define CR_RXE (1u << 9)
+
+static inline volatile uint32_t *reg(const struct pl011 *u, unsigned off)
+{
+	return (volatile uint32_t *)(u->base + off);
+}
+
+void pl011_init(const struct pl011 *u)
+{
+	if (!u->clock_hz || !u->baud)
+		return;
+	/* The TRM's sequence: disable, let the last character drain, program, enable. */
+	*reg(u, REG_CR) = 0;
+	for (unsigned i = 0; i < 1000000u && (*reg(u, REG_FR) & FR_BUSY); i++)
+		;
+	/* Divisor in 64ths, rounded: UARTCLK / (16 * baud) = (UARTCLK * 4 / baud) / 64. */
+	uint32_t div64 = (uint32_t)(((uint64_t)u->clock_hz * 4 + u->baud / 2) / u->baud);
+	*reg(u, REG_IBRD) = div64 >> 6;
+	*reg(u, REG_FBRD) = div64 & 0x3f;
+	*reg(u, REG_LCRH) = LCRH_WLEN8 | LCRH_FEN; /* 8N1, FIFOs on */
+	*reg(u, REG_IMSC) = 0;
+	*reg(u, REG_ICR) = 0x7ff;
+	*reg(u, REG_CR) = CR_UARTEN | CR_TXE | CR_RXE;
+}
+
+static void put_raw(const struct pl011 *u, char c)
+{
+	while (*reg(u, REG_FR) & FR_TXFF)
+		;
+	*reg(u, REG_DR) = (uint8_t)c;
+}
+
+void pl011_putc(const struct pl011 *u, char c)
+{
+	if (c == '\n')
+		put_raw(u, '\r');
+	put_raw(u, c);
+}

@@ -1,0 +1,103 @@
+/* Raspberry Pi 3 Model B (BCM2837, 4x Cortex-A53) and QEMU `-machine raspi3b`: PL011 UART0
+ * console on GPIO 14/15, the BCM2835 system timer as the board timer, exit through semihosting
+ * under QEMU (on the board, without a debugger, the kit halts after the end record).
+ * Memory map (ARM physical addresses; BCM2835 ARM Peripherals, BCM2836 QA7 for 0x40000000):
+ *   0x00000000  SDRAM (ARM part; the GPU's part sits at the top, below 0x3f000000)
+ *   0x00080000  kernel8.img load address (memory.ld)
+ *   0x3f003000  system timer: CLO/CHI, free-running 1 MHz
+ *   0x3f200000  GPIO (GPFSEL1 +0x04, GPPUD +0x94, GPPUDCLK0 +0x98)
+ *   0x3f201000  PL011 UART0 (QEMU's serial0)
+ *   0x40000000  ARM local peripherals (core timers, mailboxes)
+ * Only what the kit uses is mapped: 32 MiB of RAM as Normal memory, the two MMIO windows as
+ * Device. On the board, config.txt must give the PL011 to GPIO 14/15 (README.md). */
+#include "arch/arch.h"
+#include "arch/mmu.h"
+#include "bm/board.h"
+#include "uart_pl011.h"
+
+#define BCM_PERIPH_BASE 0x3f000000u
+#define BCM_SYSTIMER_BASE (BCM_PERIPH_BASE + 0x003000u)
+#define BCM_GPIO_BASE (BCM_PERIPH_BASE + 0x200000u)
+#define BCM_UART0_BASE (BCM_PERIPH_BASE + 0x201000u)
+#define BCM_LOCAL_BASE 0x40000000u
+
+void arch_semihost_exit(long code);
+
+/* UARTCLK: config.txt sets init_uart_clock=48000000 (also the firmware's default on current
+ * firmware); QEMU ignores the divisor. */
+static const struct pl011 uart0 = {
+	.base = BCM_UART0_BASE, .clock_hz = 48000000, .baud = 115200,
+};
+
+const struct arch_mem_region board_mem_map[] = {
+	{.base = 0x00000000, .size = 32u << 20, .type = ARCH_MEM_NORMAL},
+	{.base = BCM_PERIPH_BASE, .size = 16u << 20, .type = ARCH_MEM_DEVICE},
+	{.base = BCM_LOCAL_BASE, .size = 2u << 20, .type = ARCH_MEM_DEVICE},
+};
+const unsigned board_mem_map_len = sizeof board_mem_map / sizeof board_mem_map[0];
+
+static inline volatile uint32_t *mmio(uintptr_t addr)
+{
+	return (volatile uint32_t *)addr;
+}
+
+/* The GPPUD sequence wants 150 cycles between steps; a bounded spin is enough. */
+static void raspi_delay(void)
+{
+	for (volatile unsigned i = 0; i < 300u; i++)
+		;
+}
+
+/* GPIO 14/15 to ALT0 (PL011 TXD0/RXD0) with pulls off. The firmware may have done this for
+ * dtoverlay=disable-bt already; doing it here does not depend on it. */
+static void raspi_uart_pins(void)
+{
+	uint32_t sel = *mmio(BCM_GPIO_BASE + 0x04);
+	sel &= ~((7u << 12) | (7u << 15));
+	sel |= (4u << 12) | (4u << 15); /* 0b100 = ALT0 */
+	*mmio(BCM_GPIO_BASE + 0x04) = sel;
+	*mmio(BCM_GPIO_BASE + 0x94) = 0; /* GPPUD: off */
+	raspi_delay();
+	*mmio(BCM_GPIO_BASE + 0x98) = (1u << 14) | (1u << 15);
+	raspi_delay();
+	*mmio(BCM_GPIO_BASE + 0x98) = 0;
+}
+
+static void raspi_init(void)
+{
+	raspi_uart_pins();
+	pl011_init(&uart0);
+}
+
+static void raspi_putc(char c)
+{
+	pl011_putc(&uart0, c);
+}
+
+/* CHI, CLO, CHI again: if CHI changed, CLO wrapped in between; read again. */
+static uint64_t raspi_timer(void)
+{
+	uint32_t hi, lo, hi2;
+	do {
+		hi = *mmio(BCM_SYSTIMER_BASE + 0x08);
+		lo = *mmio(BCM_SYSTIMER_BASE + 0x04);
+		hi2 = *mmio(BCM_SYSTIMER_BASE + 0x08);
+	} while (hi != hi2);
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static void raspi_exit(int status)
+{
+	arch_semihost_exit(status);
+}
+
+const struct bm_board board_desc = {
+	.name = "raspi3b",
+	.console = "pl011@0x3f201000 (GPIO 14/15)",
+	.init = raspi_init,
+	.putc = raspi_putc,
+	.timer_ticks = raspi_timer,
+	.timer_hz = 1000000,
+	.timer_name = "bcm2835-systimer@0x3f003000",
+	.exit = raspi_exit,
+};
