@@ -32,9 +32,8 @@ _Static_assert(K >= 1 && K <= 65535, "BM_STATS_TOPK must be 1..65535");
 
 /* ---- index arithmetic ---------------------------------------------------------------------- */
 
-#if (defined(__riscv) && !defined(__riscv_zbb)) || (defined(__ARM_ARCH) && !defined(__ARM_FEATURE_CLZ))
-/* No count-leading-zeros instruction: GCC would call libgcc's __clzdi2. Two word tests, two
- * halvings and a 256-entry table instead (branch-light, no call). */
+/* msb of a byte (msb8[0] = 0): the fast path's octave lookup, and msb64's last step on cores
+ * without a count-leading-zeros instruction. */
 static const uint8_t msb8[256] = {
 	0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
 #define R16(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
@@ -42,6 +41,11 @@ static const uint8_t msb8[256] = {
 	R16(7), R16(7), R16(7), R16(7), R16(7), R16(7), R16(7), R16(7),
 #undef R16
 };
+
+#if (defined(__riscv) && !defined(__riscv_zbb)) || (defined(__ARM_ARCH) && !defined(__ARM_FEATURE_CLZ))
+/* No count-leading-zeros instruction: GCC would call libgcc's __clzdi2. Two word tests, two
+ * halvings and a 256-entry table instead (branch-light, no call). */
+
 
 static inline unsigned msb64(uint64_t v)
 {
@@ -96,6 +100,18 @@ static void idx_range(uint32_t i, unsigned m, uint64_t *lo, uint64_t *hi)
 
 /* ---- heap of the K largest ----------------------------------------------------------------- */
 
+/* The insert path's one test for "this sample goes to the heap": v >= heap_gate. While the heap
+ * fills, every sample does (gate 0); once full, those above its minimum do (gate = min + 1).
+ * At min = 2^64-1 the gate stays there, so an equal sample takes the heap path, which swaps
+ * equal values and leaves both multisets (and so every answer) unchanged. */
+static void heap_gate_update(struct bm_stats *s)
+{
+	if (s->heap_len < K)
+		s->heap_gate = 0;
+	else
+		s->heap_gate = s->heap[0] + (s->heap[0] != UINT64_MAX);
+}
+
 static void heap_push(struct bm_stats *s, uint64_t v)
 {
 	unsigned i = s->heap_len++;
@@ -107,6 +123,7 @@ static void heap_push(struct bm_stats *s, uint64_t v)
 		i = p;
 	}
 	s->heap[i] = v;
+	heap_gate_update(s);
 }
 
 /* Replace the minimum (heap full) with v >= it, restoring the heap order. */
@@ -125,6 +142,7 @@ static void heap_replace_top(struct bm_stats *s, uint64_t v)
 		i = c;
 	}
 	s->heap[i] = v;
+	heap_gate_update(s);
 }
 
 /* ---- histogram geometry -------------------------------------------------------------------- */
@@ -147,12 +165,16 @@ static inline void bin_add(struct bm_stats *s, unsigned p, uint32_t c)
 	s->bins[p] = v;
 }
 
-static void hint_reset(struct bm_stats *s)
+/* Fast-path geometry (no effect on results), recomputed whenever the window or the resolution
+ * changes: s0 is the octave (shift) of the window's lowest bin, and a sample whose octave lies
+ * within 8 octaves above it finds its octave with one table lookup of v >> (m + s0). */
+static void fast_reset(struct bm_stats *s)
 {
-	s->hint_lo = 0;
-	s->hint_bits = 0;
-	s->hint_shift = 0;
-	s->hint_add = (uintptr_t)-1; /* matches only v == 0, and then lands outside the window */
+	unsigned m = s->sub_bits, s0 = 0;
+	if (s->base != EMPTY_BASE && s->base >= (2u << m))
+		s0 = (s->base >> m) - 1u;
+	s->fast_s0 = (uint8_t)s0;
+	s->fast_shift = (uint8_t)(m + s0);
 }
 
 /* Lower the resolution by one: each bin merges into its parent (ascending, in place). */
@@ -205,7 +227,7 @@ static void regrid(struct bm_stats *s, unsigned m, uint32_t lo, uint32_t hi)
 	}
 	if (m < M)
 		s->flags |= BM_STATS_F_COARSENED;
-	hint_reset(s);
+	fast_reset(s);
 }
 
 /* Convert index i from resolution from down to resolution to. */
@@ -235,30 +257,24 @@ __attribute__((noinline)) static void hist_slow(struct bm_stats *s, uint64_t v)
 	bin_add(s, idx_of(v, s->sub_bits) - s->base, 1);
 }
 
-/* The octave of v is not the hinted one: find it (one msb) and make it the hint. */
-static inline uintptr_t hint_refresh(struct bm_stats *s, uint64_t v)
-{
-	unsigned m = s->sub_bits;
-	unsigned sh = msb64(v | ((2ull << m) - 1)) - m;
-	s->hint_shift = (uint8_t)sh;
-	s->hint_bits = (uint8_t)(sh ? sh + m : m + 1);
-	s->hint_lo = sh ? 1ull << (sh + m) : 0;
-	s->hint_add = ((uintptr_t)sh << m) - s->base;
-	return (uintptr_t)(v >> sh) + s->hint_add;
-}
-
+/* Count one sample in the histogram. Common case: the octave is w's msb from the table, where
+ * w = v >> (m + s0) is 1..255 (or 0..255 when the window starts in the exact bins, s0 = 0):
+ * no loop, no call, the same cost for any input order. Everything else (below or far above
+ * the window's fast range, outside the window, an empty window, a full bin) is hist_slow(). */
 static inline void hist_add(struct bm_stats *s, uint64_t v)
 {
-	uintptr_t p;
-	if (((v - s->hint_lo) >> s->hint_bits) == 0)
-		p = (uintptr_t)(v >> s->hint_shift) + s->hint_add;
-	else
-		p = hint_refresh(s, v);
-	if (p < B) {
-		uint32_t c = s->bins[p] + 1;
-		if (c) {
-			s->bins[p] = c;
-			return;
+	/* uintptr_t throughout: 32-bit temporaries cost sign/zero extensions on 64-bit cores. */
+	uint64_t w = v >> s->fast_shift;
+	uintptr_t s0 = s->fast_s0;
+	if (w < 256 && (w != 0 || s0 == 0)) {
+		uintptr_t sh = s0 + msb8[w];
+		uintptr_t p = ((uintptr_t)sh << s->sub_bits) + (uintptr_t)(v >> sh) - s->base;
+		if (p < B) {
+			uint32_t c = s->bins[p] + 1;
+			if (c) {
+				s->bins[p] = c;
+				return;
+			}
 		}
 	}
 	hist_slow(s, v);
@@ -277,8 +293,9 @@ BM_NO_LIBCALLS void bm_stats_init(struct bm_stats *s)
 	s->flags = 0;
 	s->sub_bits = M;
 	s->heap_len = 0;
+	s->heap_gate = 0;
 	s->base = EMPTY_BASE;
-	hint_reset(s);
+	fast_reset(s);
 	for (unsigned i = 0; i < K; i++)
 		s->heap[i] = 0;
 	for (unsigned i = 0; i < B; i++)
@@ -297,7 +314,7 @@ __attribute__((noinline)) static void add_to_heap(struct bm_stats *s, uint64_t v
 		heap_push(s, v);
 		return;
 	}
-	uint64_t out = s->heap[0]; /* < v */
+	uint64_t out = s->heap[0]; /* <= v (equal only at 2^64-1, see heap_gate_update) */
 	heap_replace_top(s, v);
 	hist_add(s, out);
 }
@@ -310,7 +327,7 @@ void bm_stats_add(struct bm_stats *s, uint64_t v)
 	s->sum.hi += s->sum.lo < v;
 	if (bm_u128_add(&s->sum_sq_lo, bm_u128_mul64(v, v)))
 		s->sum_sq_hi++;
-	if (v > s->heap[0] || s->heap_len != K) {
+	if (v >= s->heap_gate) {
 		add_to_heap(s, v);
 		return;
 	}

@@ -34,12 +34,11 @@ struct bm_stats {
 	struct bm_u128 sum;       /* sum of x (exact; saturates, flagged) */
 	struct bm_u128 sum_sq_lo; /* sum of x^2, low 128 bits */
 	uint64_t sum_sq_hi;       /* sum of x^2, bits 128..191 (exact; saturates, flagged) */
-	uint64_t hint_lo;         /* speed hint (no effect on results): the last binned sample's */
-	uintptr_t hint_add;       /*   octave starts at hint_lo, spans 2^hint_bits values, and its */
+	uint64_t heap_gate;       /* samples >= this go to the heap (derived from the heap) */
 	uint32_t flags;           /* BM_STATS_F_* */
 	uint8_t sub_bits;         /* current resolution m (drops when the range needs it) */
-	uint8_t hint_shift;       /*   samples go to bin (v >> hint_shift) + hint_add */
-	uint8_t hint_bits;
+	uint8_t fast_s0;          /* fast path (no effect on results): octave of the window's base */
+	uint8_t fast_shift;       /*   and sub_bits + fast_s0 (see fast_reset in bm_stats.c) */
 	uint16_t heap_len;        /* samples held in the top-K heap */
 	uint16_t base;            /* histogram index of bins[0] (= lowest occupied bin); 0xffff: empty */
 	uint64_t heap[BM_STATS_TOPK];   /* min-heap of the K largest samples */
