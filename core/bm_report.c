@@ -182,6 +182,8 @@ static void result_record(uint32_t seq, const struct bm_bench *b, const struct b
 	if (!res->ok) {
 		/* A failed benchmark reports why, never a number. */
 		bm_rec_str(&r, "reason", res->reason);
+		if (board_desc.bench_end)
+			board_desc.bench_end(b->name, 0);
 		bm_rec_end(&r);
 		return;
 	}
@@ -211,6 +213,8 @@ static void result_record(uint32_t seq, const struct bm_bench *b, const struct b
 	bm_rec_bool(&r, "settled", res->warmup_settled);
 	bm_rec_obj_end(&r);
 	bm_rec_u64(&r, "below_overhead", res->below_overhead);
+	if (board_desc.bench_end)
+		board_desc.bench_end(b->name, &r);
 	bm_rec_end(&r);
 }
 
@@ -345,6 +349,8 @@ int bm_run(const struct bm_config *cfg)
 			bm_out_str(" ...\n");
 		}
 		struct bm_bench_result res;
+		if (board_desc.bench_begin)
+			board_desc.bench_begin(b->name);
 		bm_run_one(b, cfg, &oh, &clk, &stats, &res);
 		if (!res.ok) {
 			failed++;
@@ -356,6 +362,8 @@ int bm_run(const struct bm_config *cfg)
 		}
 		if (records)
 			result_record(idx, b, &res, ai);
+		else if (board_desc.bench_end)
+			board_desc.bench_end(b->name, 0);
 		if (nrows < BM_MAX_ROWS) {
 			struct bm_row *row = &rows[nrows++];
 			row->name = b->name;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "bm/record.h"
 #include "bm/bench.h"
 #include "bm/board.h"
 #include "bm/harness.h"
@@ -73,6 +74,9 @@ static void host_exit(int status)
 	_exit(status);
 }
 
+static void host_bench_begin(const char *name);
+static void host_bench_end(const char *name, struct bm_record *r);
+
 const struct bm_board board_desc = {
 	.name = "host-linux",
 	.console = "stdout",
@@ -82,6 +86,8 @@ const struct bm_board board_desc = {
 	.timer_hz = 1000000000u,
 	.timer_name = "clock_gettime(CLOCK_MONOTONIC_RAW)",
 	.exit = host_exit,
+	.bench_begin = host_bench_begin,
+	.bench_end = host_bench_end,
 };
 
 /* ---- traps: fatal signals end the run like a bare-metal exception (status 3) ---- */
@@ -231,9 +237,9 @@ static void perf_read_all(uint64_t *v)
 }
 
 /* ---- per-benchmark accounting ----
- * The core has no per-benchmark board hook yet, but it calls cfg->select() once per benchmark
- * for counting, then once more right before running each one, in run order: the window between
- * two such calls is one benchmark (plus its record and progress line). See README.md. */
+ * The board's bench_begin/bench_end hooks bracket each benchmark (setup, calibration, warm-up,
+ * samples, verification): getrusage and the perf counters are read at both ends, and the
+ * differences go into the benchmark's result record and a table after the run. */
 
 #define MAX_ACCT 256
 struct acct {
@@ -249,7 +255,6 @@ static struct {
 	uint64_t perf[N_PERF];
 	const char *name;
 } window;
-static unsigned select_calls, n_registered;
 
 struct options {
 	regex_t filter;
@@ -300,14 +305,32 @@ static int matches(const char *name)
 static int select_bench(const char *name, void *ctx)
 {
 	(void)ctx;
-	int want = matches(name);
-	if (++select_calls <= n_registered)
-		return want; /* bm_run's counting pass */
-	if (want) {
-		window_close();
-		window_open(name);
-	}
-	return want;
+	return matches(name);
+}
+
+static void host_bench_begin(const char *name)
+{
+	window_open(name);
+}
+
+/* Times in the record are ms with 3 decimals (i.e. microsecond resolution). */
+static void host_bench_end(const char *name, struct bm_record *r)
+{
+	(void)name;
+	unsigned before = n_acct;
+	window_close();
+	if (!r || n_acct == before)
+		return;
+	const struct acct *a = &accts[n_acct - 1];
+	bm_rec_milli(r, "wall_ms", (uint64_t)(a->wall_ms * 1000.0 + 0.5));
+	bm_rec_milli(r, "user_ms", (uint64_t)(a->user_ms * 1000.0 + 0.5));
+	bm_rec_milli(r, "sys_ms", (uint64_t)(a->sys_ms * 1000.0 + 0.5));
+	for (unsigned i = 0; i < N_PERF; i++)
+		if (perf_fd[i] >= 0) {
+			char key[48];
+			snprintf(key, sizeof key, "perf_%s", perf_defs[i].name);
+			bm_rec_u64(r, key, a->perf[i]);
+		}
 }
 
 static void print_accounting(void)
@@ -515,7 +538,6 @@ int main(int argc, char **argv)
 {
 	parse_args(argc, argv);
 	install_trap_handlers();
-	n_registered = (unsigned)(__stop_bm_bench - __start_bm_bench);
 	if (opt.list)
 		return list_benchmarks();
 
@@ -582,11 +604,10 @@ int main(int argc, char **argv)
 	arch_host_add_fact("min_batch_floor", fact_batch);
 	arch_host_add_fact("cpu", fact_cpu);
 	arch_host_add_fact("perf", perf_status);
-	arch_host_add_fact("rusage", "per benchmark, human table after the run");
+	arch_host_add_fact("rusage", "per benchmark: wall_ms/user_ms/sys_ms and perf_* in each result record, and a table after the run");
 
 	int worst = 0;
 	for (uint32_t r = 0; r < opt.repetitions; r++) {
-		select_calls = 0;
 		int st = bm_run(&cfg);
 		out_flush();
 		if (table)

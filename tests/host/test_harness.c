@@ -219,6 +219,13 @@ static void whole_run_records(void)
 	BM_CHECK(strstr(fake_console, "[3/3] wrong ...") != NULL);
 	BM_CHECK(strstr(fake_console, "{\"type\":\"end\",\"format\":1,\"seq\":4,\"results\":3,\"failed\":1,") != NULL);
 	BM_CHECK(strstr(fake_console, "baremark: FAIL (2/3 benchmarks verified)") != NULL);
+	/* Board hooks bracket every benchmark; only passing ones get the board's keys. */
+	BM_CHECK_EQ_U64(fake_bench_begins, 3);
+	BM_CHECK_EQ_U64(fake_bench_ends, 3);
+	int keys = 0;
+	for (const char *p = fake_console; (p = strstr(p, "\"fake_board_key\":42")) != NULL; p++)
+		keys++;
+	BM_CHECK_EQ_U64(keys, 2);
 	/* No human line starts with '{' except records (each record has a crc). */
 	int records = 0, braces = 0;
 	for (const char *p = fake_console; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {

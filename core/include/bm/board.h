@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+struct bm_record;
+
 /* Exit statuses the firmware reports (and QEMU returns). Never fail with 0. */
 enum bm_exit_status {
 	BM_EXIT_PASS = 0,        /* every benchmark ran and verified */
@@ -31,6 +33,11 @@ struct bm_board {
 	const char *timer_name;
 	/** End the run with a bm_exit_status: leaves QEMU with it, or halts a real board. Never returns. */
 	void (*exit)(int status);
+	/** Optional: called before a benchmark's setup (e.g. to snapshot OS accounting). */
+	void (*bench_begin)(const char *name);
+	/** Optional: called after the benchmark, while its result record is open, to add board keys
+	 *  (e.g. CPU time); `r` is NULL when the benchmark failed (a failure carries no numbers). */
+	void (*bench_end)(const char *name, struct bm_record *r);
 };
 
 /* Defined by exactly one board (boards/<name>/board.c). */

@@ -7,6 +7,7 @@
 
 #include "arch/arch.h"
 #include "bm/board.h"
+#include "bm/record.h"
 #include "fake_platform.h"
 
 uint64_t fake_cycles, fake_instret;
@@ -35,6 +36,23 @@ static void fake_exit(int status)
 	fake_exit_status = status;
 }
 
+/* Per-benchmark hooks: count the calls, and add one key to records of benchmarks that passed. */
+int fake_bench_begins, fake_bench_ends;
+
+static void fake_bench_begin(const char *name)
+{
+	(void)name;
+	fake_bench_begins++;
+}
+
+static void fake_bench_end(const char *name, struct bm_record *r)
+{
+	(void)name;
+	fake_bench_ends++;
+	if (r)
+		bm_rec_u64(r, "fake_board_key", 42);
+}
+
 const struct bm_board board_desc = {
 	.name = "fake",
 	.console = "memory",
@@ -43,6 +61,8 @@ const struct bm_board board_desc = {
 	.timer_hz = 10000000,
 	.timer_name = "fake-timer",
 	.exit = fake_exit,
+	.bench_begin = fake_bench_begin,
+	.bench_end = fake_bench_end,
 };
 
 static struct bm_kv facts[] = {{"priv", "test"}};
@@ -72,6 +92,7 @@ void fake_reset(void)
 	fake_console_len = 0;
 	fake_console[0] = '\0';
 	fake_exit_status = -1;
+	fake_bench_begins = fake_bench_ends = 0;
 }
 
 const char bm_libc_name[] = "host libc (fake board)";

@@ -5,5 +5,6 @@
 extern char fake_console[];
 extern size_t fake_console_len;
 extern int fake_exit_status;
+extern int fake_bench_begins, fake_bench_ends;
 void fake_reset(void);
 #endif
