@@ -224,6 +224,9 @@ void bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const str
 	}
 
 	bm_stats_report(st, iters, &res->rep);
+	/* The median batch as measured, overhead included (raw is undivided; the report's value
+	 * is per iteration). */
+	res->short_interval = res->rep.p50.raw + oh->cycles < (uint64_t)BM_SHORT_INTERVAL_FACTOR * oh->cycles;
 	struct bm_u128 total_iters = bm_u128_mul64(cfg->samples, iters);
 	struct bm_u128 scaled = bm_u128_mul64(instret_sum.lo, 1000);
 	scaled.hi += instret_sum.hi * 1000;

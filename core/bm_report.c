@@ -213,6 +213,7 @@ static void result_record(uint32_t seq, const struct bm_bench *b, const struct b
 	bm_rec_bool(&r, "settled", res->warmup_settled);
 	bm_rec_obj_end(&r);
 	bm_rec_u64(&r, "below_overhead", res->below_overhead);
+	bm_rec_bool(&r, "short_interval", res->short_interval);
 	if (board_desc.bench_end)
 		board_desc.bench_end(b->name, &r);
 	bm_rec_end(&r);
@@ -359,6 +360,9 @@ int bm_run(const struct bm_config *cfg)
 				bm_out_str(res.reason);
 				bm_out_char('\n');
 			}
+		} else if (table && res.short_interval) {
+			bm_out_str("    note: the median batch is under 100x the counter read overhead, so its "
+			           "figure rests on the overhead subtraction\n");
 		}
 		if (records)
 			result_record(idx, b, &res, ai);

@@ -93,6 +93,7 @@ static void calibration_and_exact_figures(void)
 	BM_CHECK_EQ_U64(res.rep.mean_milli, 100000);
 	BM_CHECK_EQ_U64(res.instret_milli, 50000);
 	BM_CHECK_EQ_U64(res.below_overhead, 0);
+	BM_CHECK(!res.short_interval); /* 3205 measured vs 100 x 5 */
 	BM_CHECK(res.warmup_settled);
 	BM_CHECK_EQ_U64(res.warmup_batches, cfg.warmup_min);
 	/* 1 GHz core, so ns equal cycles (within the estimate's rounding). */
@@ -112,6 +113,7 @@ static void empty_reports_zero(void)
 	BM_CHECK_EQ_U64(res.rep.max_milli, 0);
 	BM_CHECK_EQ_U64(res.rep.p50.value_milli, 0);
 	BM_CHECK_EQ_U64(res.iters, cfg.max_iters); /* never reaches the minimum: capped */
+	BM_CHECK(res.short_interval);                /* all of it is overhead */
 }
 
 static void max_iters_respected(void)

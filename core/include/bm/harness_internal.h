@@ -29,6 +29,7 @@ struct bm_bench_result {
 	uint32_t warmup_batches;    /* batches spent warming up */
 	int warmup_settled;         /* rolling CV reached the threshold (else hit the cap) */
 	uint32_t below_overhead;    /* batches that measured less than the overhead (counted as 0) */
+	int short_interval;         /* median batch under BM_SHORT_INTERVAL_FACTOR x the read overhead */
 	uint64_t instret_milli;     /* mean instructions per iteration x1000 (0 if not counted) */
 	uint64_t ops_per_s;         /* iterations per second at the median (0 if unknown) */
 	uint64_t p50_ns_milli;      /* median per iteration in ns x1000 (0 if unknown) */
@@ -36,6 +37,10 @@ struct bm_bench_result {
 	uint32_t core_per_tick_ppm;  /* core cycles per counter tick (0: the counter is the core clock) */
 	struct bm_stats_report rep; /* statistics of cycles per iteration */
 };
+
+/* A median batch (before subtraction) shorter than this many read overheads leans on the
+ * overhead subtraction for most of its figure: the record says so (short_interval). */
+#define BM_SHORT_INTERVAL_FACTOR 100u
 
 void bm_scratch_reset(void);
 void bm_measure_overhead(struct bm_overhead *oh);
