@@ -61,6 +61,12 @@ function(bm_add_firmware name)
     COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/bm-size --size ${CMAKE_SIZE} ${name}.elf
     WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}
     BYPRODUCTS ${name}.bin ${name}.hex ${name}.map VERBATIM)
+  # A board's own step for the kit image (board.cmake: BM_BOARD_POST_BUILD, run in the build
+  # directory after .bin exists), e.g. raspi3b's kernel8.img.
+  if(name STREQUAL "baremark" AND BM_BOARD_POST_BUILD)
+    add_custom_command(TARGET ${name} POST_BUILD COMMAND ${BM_BOARD_POST_BUILD}
+      WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR} VERBATIM)
+  endif()
 endfunction()
 
 # The kit: every benchmark under benchmarks/.

@@ -16,14 +16,4 @@ set(BM_QEMU_TEST_VARIANTS kernel8)
 set(BM_QEMU_COMMAND_kernel8 qemu-system-aarch64 -machine raspi3b -nographic -semihosting -kernel ${CMAKE_BINARY_DIR}/kernel8.img)
 
 # kernel8.img beside baremark.elf: a copy of baremark.bin under the name the Pi firmware loads.
-# The generic build has no per-board post-build hook yet, so this defers a POST_BUILD step to the
-# end of the top-level CMakeLists.txt, when the baremark target exists.
-function(bm_raspi3b_kernel8_img)
-  if(TARGET baremark)
-    add_custom_command(TARGET baremark POST_BUILD
-      COMMAND ${CMAKE_COMMAND} -E copy baremark.bin kernel8.img
-      WORKING_DIRECTORY ${CMAKE_BINARY_DIR}
-      BYPRODUCTS ${CMAKE_BINARY_DIR}/kernel8.img VERBATIM)
-  endif()
-endfunction()
-cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL bm_raspi3b_kernel8_img)
+set(BM_BOARD_POST_BUILD ${CMAKE_COMMAND} -E copy baremark.bin kernel8.img)
