@@ -97,3 +97,22 @@ void bm_out_padded(const char *s, unsigned width, int right)
 	if (right)
 		bm_out_str(s);
 }
+
+char *bm_append_str(char *p, const char *s)
+{
+	while (*s)
+		*p++ = *s++;
+	*p = '\0';
+	return p;
+}
+
+char *bm_append_u64(char *p, uint64_t v)
+{
+	return p + bm_fmt_u64(p, v);
+}
+
+char *bm_append_hex(char *p, uint64_t v, unsigned digits)
+{
+	p = bm_append_str(p, "0x");
+	return p + bm_fmt_hex(p, v, digits);
+}

@@ -175,24 +175,6 @@ static const char *core_name(uint64_t midr)
 
 static char cpu_buf[64], cntfrq_buf[BM_FMT_U64_MAX], pmu_buf[64];
 
-/* Tiny string building for the fact values (no libc with BM_LIBC=none). */
-static char *put_str(char *p, const char *s)
-{
-	while (*s)
-		*p++ = *s++;
-	*p = 0;
-	return p;
-}
-static char *put_u64(char *p, uint64_t v)
-{
-	return p + bm_fmt_u64(p, v);
-}
-static char *put_hex(char *p, uint64_t v, unsigned digits)
-{
-	p = put_str(p, "0x");
-	return p + bm_fmt_hex(p, v, digits);
-}
-
 /* Spins long enough for every counter to move: ~10^5 instructions, which is also more than 100
  * ticks of a 19.2 MHz or 62.5 MHz generic timer on any core this kit targets. */
 static void spin(void)
@@ -240,18 +222,18 @@ static void pmu_init(void)
 	uint64_t v1 = arch_cntvct();
 	int cyc_ok = c1 != c0, ins_ok = inst_impl && i1 != i0, vct_ok = v1 != v0;
 
-	char *p = put_str(pmu_buf, "PMUv3 (ID_AA64DFR0_EL1.PMUVer ");
-	p = put_hex(p, pmuver, 1);
-	p = put_str(p, "), ");
-	p = put_u64(p, n);
-	put_str(p, " event counters");
+	char *p = bm_append_str(pmu_buf, "PMUv3 (ID_AA64DFR0_EL1.PMUVer ");
+	p = bm_append_hex(p, pmuver, 1);
+	p = bm_append_str(p, "), ");
+	p = bm_append_u64(p, n);
+	bm_append_str(p, " event counters");
 	add_fact("pmu", pmu_buf);
 	add_fact("pmccntr_el0", cyc_ok ? "advances" : "does not advance");
 	add_fact("inst_retired", !inst_impl ? "not implemented (PMCEID0_EL0 bit 8 clear)"
 	                         : ins_ok   ? "event 0x08 on PMEVCNTR0_EL0"
 	                                    : "implemented (PMCEID0_EL0) but does not advance");
 	add_fact("cntvct_el0", vct_ok ? "advances" : "does not advance");
-	put_u64(cntfrq_buf, arch_cntfrq_hz());
+	bm_append_u64(cntfrq_buf, arch_cntfrq_hz());
 	add_fact("cntfrq_hz", cntfrq_buf);
 
 	if (cyc_ok) {
@@ -281,10 +263,10 @@ void arch_init(void)
 	/* First thing: until the MMU is on, a real core treats all data as Device memory. */
 	int mmu_ok = arch_mmu_enable() == 0;
 
-	char *p = put_str(cpu_buf, core_name(midr));
-	p = put_str(p, " (MIDR_EL1 ");
-	p = put_hex(p, midr & 0xffffffffu, 8);
-	put_str(p, ")");
+	char *p = bm_append_str(cpu_buf, core_name(midr));
+	p = bm_append_str(p, " (MIDR_EL1 ");
+	p = bm_append_hex(p, midr & 0xffffffffu, 8);
+	bm_append_str(p, ")");
 	add_fact("cpu", cpu_buf);
 	add_fact("entry_el", el_names[entry_el]);
 	add_fact("run_el", entry_el == 1 ? "EL1 (as entered)" : "EL1 non-secure (dropped from the entry EL)");

@@ -156,25 +156,6 @@ static void add_fact(const char *key, const char *value)
 		facts[info.n_facts++] = (struct bm_kv){key, value};
 }
 
-static char *append(char *p, const char *s)
-{
-	while (*s)
-		*p++ = *s++;
-	*p = 0;
-	return p;
-}
-
-static char *append_u64(char *p, uint64_t v)
-{
-	return p + bm_fmt_u64(p, v);
-}
-
-static char *append_hex(char *p, uint64_t v, unsigned digits)
-{
-	p = append(p, "0x");
-	return p + bm_fmt_hex(p, v, digits);
-}
-
 void arch_init(void)
 {
 	struct cpuid_regs r = cpuid(0, 0);
@@ -183,10 +164,10 @@ void arch_init(void)
 	for (int i = 0; i < 12; i++)
 		vendor[i] = (char)(v[i / 4] >> (8 * (i % 4)));
 	uint32_t max_ext = cpuid(0x80000000u, 0).a;
-	char *p = append(buf_leaves, "basic ");
-	p = append_hex(p, max_basic, 2);
-	p = append(p, ", extended ");
-	append_hex(p, max_ext, 8);
+	char *p = bm_append_str(buf_leaves, "basic ");
+	p = bm_append_hex(p, max_basic, 2);
+	p = bm_append_str(p, ", extended ");
+	bm_append_hex(p, max_ext, 8);
 
 	/* RDTSCP: CPUID 0x80000001 EDX bit 27. Absent on QEMU's default qemu64 CPU. */
 	arch_x86_has_rdtscp = max_ext >= 0x80000001u && (cpuid(0x80000001u, 0).d >> 27 & 1);
@@ -206,30 +187,30 @@ void arch_init(void)
 	if (!cpuid_hz && max_basic >= 0x16)
 		cpuid_hz = (uint64_t)(cpuid(0x16, 0).a & 0xffff) * 1000000u;
 	if (cpuid_hz)
-		append_u64(buf_cpuid_hz, cpuid_hz);
+		bm_append_u64(buf_cpuid_hz, cpuid_hz);
 	else
-		append(buf_cpuid_hz, "absent");
+		bm_append_str(buf_cpuid_hz, "absent");
 
 	/* Architectural PMU (CPUID 0xA): reported, not used. QEMU TCG has none. */
 	if (max_basic >= 0xa && (cpuid(0xa, 0).a & 0xff)) {
 		r = cpuid(0xa, 0);
-		p = append(buf_pmu, "v");
-		p = append_u64(p, r.a & 0xff);
-		p = append(p, ", ");
-		p = append_u64(p, r.d & 0x1f);
-		append(p, " fixed counters (not used)");
+		p = bm_append_str(buf_pmu, "v");
+		p = bm_append_u64(p, r.a & 0xff);
+		p = bm_append_str(p, ", ");
+		p = bm_append_u64(p, r.d & 0x1f);
+		bm_append_str(p, " fixed counters (not used)");
 	} else {
-		append(buf_pmu, "none");
+		bm_append_str(buf_pmu, "none");
 	}
 
 	/* The PIT cross-checks the core's estimate against the board timer (HPET). */
 	uint64_t pit_hz = pit_calibrate_tsc_hz();
 	if (pit_hz)
-		append_u64(buf_pit_hz, pit_hz);
+		bm_append_u64(buf_pit_hz, pit_hz);
 	else
-		append(buf_pit_hz, "pit did not count");
+		bm_append_str(buf_pit_hz, "pit did not count");
 	uint32_t ppm = arch_core_per_tick_ppm();
-	append_u64(buf_ratio, ppm);
+	bm_append_u64(buf_ratio, ppm);
 
 	add_fact("mode", "long mode ring 0, pvh entry, 4 GiB identity map (2 MiB pages)");
 	add_fact("vendor", vendor);

@@ -24,4 +24,10 @@ size_t bm_fmt_hex(char *buf, uint64_t v, unsigned digits);
 size_t bm_fmt_milli(char *buf, uint64_t milli, unsigned frac);
 size_t bm_strlen(const char *s);
 
+/* Building short strings (meta-record facts) without libc: each writes at p, NUL-terminates,
+ * and returns the new end, so calls chain. The caller sizes the buffer. */
+char *bm_append_str(char *p, const char *s);
+char *bm_append_u64(char *p, uint64_t v);
+char *bm_append_hex(char *p, uint64_t v, unsigned digits); /* "0x" + digits */
+
 #endif /* BM_OUT_H */
