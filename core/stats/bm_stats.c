@@ -721,39 +721,56 @@ static uint32_t t95_e4(uint64_t df)
 }
 
 /* Tukey fences in half units (2 * fence) from Q1 and Q3, and the outlier summary. */
-static void tukey(const struct bm_stats *s, uint64_t div, struct bm_stats_report *r)
+/* 128-bit helpers for the Tukey fences: 5 Q - 3 Q and twice a sample need at most 68 bits, so
+ * the 448-bit type (and its stack) is kept for the one product that needs it. */
+static struct bm_u128 u128_twice(uint64_t v)
+{
+	struct bm_u128 r = {v << 1, v >> 63};
+	return r;
+}
+
+static struct bm_u128 u128_mul_small(struct bm_u128 a, uint64_t k)
+{
+	struct bm_u128 r = bm_u128_mul64(a.lo, k);
+	r.hi += a.hi * k;
+	return r;
+}
+
+/* Round-half-up a / d (d > 0, a < 2^126), saturating at 2^64-1: floor((2a + d) / 2d). */
+static uint64_t u128_div_round(struct bm_u128 a, uint64_t d)
+{
+	struct bm_u128 x = a, y = bm_u128_from64(d);
+	bm_u128_add(&x, a);
+	bm_u128_add(&x, y);
+	bm_u128_add(&y, y);
+	struct bm_u128 q = bm_u128_divmod(x, y, 0);
+	return q.hi ? UINT64_MAX : q.lo;
+}
+
+__attribute__((noinline)) static void tukey(const struct bm_stats *s, uint64_t div, struct bm_stats_report *r)
 {
 	struct bm_quantile q1, q3;
 	bm_stats_quantile(s, 1, 4, 1, &q1);
 	bm_stats_quantile(s, 3, 4, 1, &q3);
 	/* 2*lo = 5 Q1 - 3 Q3 (0 when negative), 2*hi = 5 Q3 - 3 Q1 */
-	struct wn a = wn_u64(q1.raw), b = wn_u64(q3.raw);
-	struct wn lo2 = wn_mul64(&a, 5), t = wn_mul64(&b, 3);
-	if (wn_sub(&lo2, &t))
-		lo2 = wn_u64(0);
-	struct wn hi2 = wn_mul64(&b, 5);
-	t = wn_mul64(&a, 3);
-	wn_sub(&hi2, &t);
-	struct wn k500 = wn_u64(500), dv = wn_u64(div);
-	struct wn x = wn_mul(&lo2, &k500);
-	r->fence_lo_milli = wn_div_round(&x, &dv);
-	x = wn_mul(&hi2, &k500);
-	r->fence_hi_milli = wn_div_round(&x, &dv);
+	struct bm_u128 a5 = bm_u128_mul64(q1.raw, 5), b3 = bm_u128_mul64(q3.raw, 3);
+	struct bm_u128 lo2 = bm_u128_cmp(a5, b3) > 0 ? bm_u128_sub(a5, b3) : bm_u128_from64(0);
+	struct bm_u128 hi2 = bm_u128_sub(bm_u128_mul64(q3.raw, 5), bm_u128_mul64(q1.raw, 3));
+	r->fence_lo_milli = u128_div_round(u128_mul_small(lo2, 500), div);
+	r->fence_hi_milli = u128_div_round(u128_mul_small(hi2, 500), div);
 
 	/* Outliers: exact from the heap; histogram bins by their range (a bin straddling a fence
 	 * is classified by its representative and counted as uncertain). */
 	uint64_t out_lo = 0, out_hi = 0, unc = 0;
-	struct wn out_sum = wn_u64(0);
+	struct bm_u128 out_sum = bm_u128_from64(0); /* <= the sum of all samples < 2^128 */
 	bool exact = true;
 	for (unsigned i = 0; i < s->heap_len; i++) {
-		struct wn v2 = wn_u64(s->heap[i]);
-		wn_shl1(&v2);
-		int below = wn_cmp(&v2, &lo2) < 0, above = wn_cmp(&v2, &hi2) > 0;
+		struct bm_u128 v2 = u128_twice(s->heap[i]);
+		int below = bm_u128_cmp(v2, lo2) < 0, above = bm_u128_cmp(v2, hi2) > 0;
 		if (below || above) {
 			out_lo += below;
 			out_hi += above;
-			struct wn v = wn_u64(s->heap[i]);
-			wn_add(&out_sum, &v);
+			bm_u128_add(&out_sum, bm_u128_from64(s->heap[i]));
 		}
 	}
 	if (s->base != EMPTY_BASE) {
@@ -765,21 +782,16 @@ static void tukey(const struct bm_stats *s, uint64_t div, struct bm_stats_report
 			uint32_t bound;
 			pos_range(s, p, &lo, &hi);
 			uint64_t rep = representative(lo, hi, &bound);
-			struct wn l2 = wn_u64(lo), h2 = wn_u64(hi), r2 = wn_u64(rep);
-			wn_shl1(&l2);
-			wn_shl1(&h2);
-			wn_shl1(&r2);
-			int straddle = (wn_cmp(&l2, &lo2) < 0 && wn_cmp(&h2, &lo2) >= 0) ||
-			               (wn_cmp(&l2, &hi2) <= 0 && wn_cmp(&h2, &hi2) > 0);
-			int below = wn_cmp(&r2, &lo2) < 0, above = wn_cmp(&r2, &hi2) > 0;
+			struct bm_u128 l2 = u128_twice(lo), h2 = u128_twice(hi), r2 = u128_twice(rep);
+			int straddle = (bm_u128_cmp(l2, lo2) < 0 && bm_u128_cmp(h2, lo2) >= 0) ||
+			               (bm_u128_cmp(l2, hi2) <= 0 && bm_u128_cmp(h2, hi2) > 0);
+			int below = bm_u128_cmp(r2, lo2) < 0, above = bm_u128_cmp(r2, hi2) > 0;
 			if (straddle)
 				unc += c;
 			if (below || above) {
 				out_lo += below ? c : 0;
 				out_hi += above ? c : 0;
-				struct wn v = wn_u64(rep);
-				v = wn_mul64(&v, c);
-				wn_add(&out_sum, &v);
+				bm_u128_add(&out_sum, bm_u128_mul64(rep, c));
 				if (lo != hi || straddle)
 					exact = false;
 			} else if (straddle) {
@@ -796,13 +808,65 @@ static void tukey(const struct bm_stats *s, uint64_t div, struct bm_stats_report
 		r->filtered_mean_milli = 0;
 		return;
 	}
-	struct wn sum = wn_u128(s->sum);
-	if (wn_sub(&sum, &out_sum))
-		sum = wn_u64(0);
+	/* (S1 - outliers) * 1000 / (kept * div) needs more than 128 bits. */
+	struct bm_u128 rest = bm_u128_cmp(s->sum, out_sum) >= 0 ? bm_u128_sub(s->sum, out_sum) : bm_u128_from64(0);
+	struct wn sum = wn_u128(rest), d = wn_u64(kept);
 	sum = wn_mul64(&sum, 1000);
-	struct wn d = wn_u64(kept);
 	d = wn_mul64(&d, div);
 	r->filtered_mean_milli = wn_div_round(&sum, &d);
+}
+
+/* The second moments, one function each and not inlined: each builds the few 448-bit values it
+ * needs, so their stack frames come one after another instead of adding up (RV32 boards have a
+ * few KiB of stack). Report time only; V is recomputed each time. */
+
+/* V = N*S2 - S1^2 = N(N-1) * sample variance, exact. */
+BM_NO_LIBCALLS __attribute__((noinline)) static struct wn variance_num(const struct bm_stats *s)
+{
+	struct wn n = wn_u64(s->n), s1 = wn_u128(s->sum), s2 = wn_sumsq(s);
+	struct wn v = wn_mul(&n, &s2), sq = wn_mul(&s1, &s1);
+	if (wn_sub(&v, &sq))
+		v = wn_u64(0);
+	return v;
+}
+
+/* N (N-1) div^2 */
+BM_NO_LIBCALLS __attribute__((noinline)) static struct wn nn1_div2(const struct bm_stats *s, uint64_t div)
+{
+	struct wn n = wn_u64(s->n), nm1 = wn_u64(s->n - 1), dv = wn_u64(div);
+	struct wn nn1 = wn_mul(&n, &nm1), div2 = wn_mul(&dv, &dv);
+	return wn_mul(&nn1, &div2);
+}
+
+/* stddev_milli = sqrt(V * 10^6 / (N (N-1) div^2)) */
+BM_NO_LIBCALLS __attribute__((noinline)) static uint64_t stddev_milli(const struct bm_stats *s, uint64_t div)
+{
+	struct wn x = variance_num(s), d = nn1_div2(s, div);
+	x = wn_mul64(&x, 1000000);
+	return wn_sqrt_ratio_round(&x, &d);
+}
+
+/* cv_ppm = 10^6 sqrt(N V / (N-1)) / S1 = sqrt(10^12 N V / ((N-1) S1^2)) */
+BM_NO_LIBCALLS __attribute__((noinline)) static uint64_t cv_ppm(const struct bm_stats *s)
+{
+	struct wn x = variance_num(s), d = wn_u128(s->sum);
+	x = wn_mul64(&x, 1000000);
+	x = wn_mul64(&x, 1000000);
+	x = wn_mul64(&x, s->n);
+	d = wn_mul(&d, &d);
+	d = wn_mul64(&d, s->n - 1);
+	return wn_sqrt_ratio_round(&x, &d);
+}
+
+/* ci95_milli = t * stddev / sqrt(N) = sqrt(t_e4^2 V / (100 N^2 (N-1) div^2)) */
+BM_NO_LIBCALLS __attribute__((noinline)) static uint64_t ci95_milli(const struct bm_stats *s, uint64_t div)
+{
+	uint64_t t = t95_e4(s->n - 1);
+	struct wn x = variance_num(s), d = nn1_div2(s, div);
+	x = wn_mul64(&x, t * t);
+	d = wn_mul64(&d, s->n);
+	d = wn_mul64(&d, 100);
+	return wn_sqrt_ratio_round(&x, &d);
 }
 
 BM_NO_LIBCALLS void bm_stats_report(const struct bm_stats *s, uint64_t div, struct bm_stats_report *r)
@@ -824,36 +888,16 @@ BM_NO_LIBCALLS void bm_stats_report(const struct bm_stats *s, uint64_t div, stru
 	bm_stats_quantile(s, 99, 100, div, &r->p99);
 	bm_stats_quantile(s, 999, 1000, div, &r->p999);
 
-	struct wn n = wn_u64(s->n), s1 = wn_u128(s->sum), s2 = wn_sumsq(s);
+	struct wn x = wn_u128(s->sum), d = wn_u64(s->n);
 	/* mean = S1 / N */
-	struct wn x = wn_mul64(&s1, 1000), d = wn_mul64(&n, div);
+	x = wn_mul64(&x, 1000);
+	d = wn_mul64(&d, div);
 	r->mean_milli = wn_div_round(&x, &d);
 	if (s->n >= 2 && !(s->flags & BM_STATS_F_SUM_SATURATED)) {
-		/* V = N*S2 - S1^2 = N(N-1) * sample variance, exact */
-		struct wn v = wn_mul(&n, &s2), sq = wn_mul(&s1, &s1);
-		if (wn_sub(&v, &sq))
-			v = wn_u64(0);
-		struct wn nm1 = wn_u64(s->n - 1), dv = wn_u64(div);
-		struct wn nn1 = wn_mul(&n, &nm1), div2 = wn_mul(&dv, &dv);
-		/* stddev_milli = sqrt(V * 10^6 / (N (N-1) div^2)) */
-		x = wn_mul64(&v, 1000000);
-		d = wn_mul(&nn1, &div2);
-		r->stddev_milli = wn_sqrt_ratio_round(&x, &d);
-		/* cv_ppm = 10^6 sqrt(N V / (N-1)) / S1 = sqrt(10^12 N V / ((N-1) S1^2)) */
-		if (s->sum.lo || s->sum.hi) {
-			x = wn_mul64(&v, 1000000);
-			x = wn_mul64(&x, 1000000);
-			x = wn_mul(&x, &n);
-			d = wn_mul(&nm1, &sq);
-			r->cv_ppm = wn_sqrt_ratio_round(&x, &d);
-		}
-		/* ci95_milli = t * stddev / sqrt(N) = sqrt(t_e4^2 V / (100 N^2 (N-1) div^2)) */
-		uint64_t t = t95_e4(s->n - 1);
-		x = wn_mul64(&v, t * t);
-		d = wn_mul(&nn1, &n);
-		d = wn_mul(&d, &div2);
-		d = wn_mul64(&d, 100);
-		r->ci95_milli = wn_sqrt_ratio_round(&x, &d);
+		r->stddev_milli = stddev_milli(s, div);
+		if (s->sum.lo || s->sum.hi)
+			r->cv_ppm = cv_ppm(s);
+		r->ci95_milli = ci95_milli(s, div);
 	}
 	tukey(s, div, r);
 }
