@@ -76,7 +76,8 @@ static inline __attribute__((always_inline)) void arch_known_loop(void)
 	                 : "cc");
 }
 
-/* Cold path extras (arch.c), for boards and a future core hook. */
+/* Cold path extras (arch.c): the core calls arch_core_per_tick_ppm() before each benchmark
+ * (a weak hook, bm/arch_info.h) and the records then carry core cycles beside TSC ticks. */
 /* TSC ticks for `core_cycles` core cycles of a dependent add chain, measured now. */
 uint64_t arch_x86_delay_loop_ticks(uint32_t core_cycles);
 /* Core cycles per TSC tick in parts per million (1000000 = the TSC runs at the core clock),
