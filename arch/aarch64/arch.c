@@ -8,6 +8,7 @@
 #include "arch/mmu.h"
 #include "bm/board.h"
 #include "bm/out.h"
+#include "bm/probe.h"
 
 /* Read by arch_snap_begin/end: 0 = PMCCNTR_EL0, 1 = CNTVCT_EL0. Not static: the snapshot asm
  * names it. */
@@ -15,23 +16,13 @@ uint32_t arch_cycle_source;
 
 /* Set while a probe runs: an UNDEFINED (EC 0x00) exception then skips the 4-byte instruction and
  * records the fault instead of ending the run (e.g. a PMU a hypervisor hides from EL1). */
-static volatile int probe_active;
-static volatile int probe_faulted;
+volatile int bm_probe_active;
+volatile int bm_probe_faulted;
 static volatile int in_trap;
 
 /* Address of the semihosting HLT, so a board without a debugger halts quietly (semihost.S). */
 extern char arch_semihost_hlt[];
 
-#define PROBE(stmt)                                                       \
-	({                                                                \
-		probe_faulted = 0;                                        \
-		probe_active = 1;                                         \
-		__asm__ volatile("" : : : "memory");                      \
-		stmt;                                                     \
-		__asm__ volatile("" : : : "memory");                      \
-		probe_active = 0;                                         \
-		!probe_faulted;                                           \
-	})
 
 #define EC_UNKNOWN 0x00
 
@@ -96,8 +87,8 @@ uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far)
 	unsigned ec = (unsigned)(esr >> 26) & 0x3f;
 	int sync = (kind & 3) == 0;
 
-	if (sync && probe_active && ec == EC_UNKNOWN) {
-		probe_faulted = 1;
+	if (sync && bm_probe_active && ec == EC_UNKNOWN) {
+		bm_probe_faulted = 1;
 		return elr + 4;
 	}
 	/* A semihosting call with no debugger attached (a real board): the end record is out,
@@ -190,7 +181,7 @@ static void pmu_init(void)
 	if (pmuver == 0 || pmuver == 0xf)
 		config_error("this core has no PMUv3 (ID_AA64DFR0_EL1.PMUVer); the cycle snapshot reads PMCCNTR_EL0");
 	uint64_t pmcr = 0;
-	if (!PROBE(pmcr = arch_sysreg_read(pmcr_el0)))
+	if (!BM_PROBE(pmcr = arch_sysreg_read(pmcr_el0)))
 		config_error("PMU registers are not accessible at EL1 (trapped by a hypervisor?)");
 	unsigned n = (unsigned)(pmcr >> 11) & 0x1f;
 	/* The snapshot uses event counter 0 even when it cannot count instructions. */

@@ -6,6 +6,7 @@
 #include "arch/arch.h"
 #include "bm/board.h"
 #include "bm/out.h"
+#include "bm/probe.h"
 
 #if __riscv_xlen == 64
 #define ARCH_ISA_XLEN "rv64"
@@ -15,23 +16,13 @@
 
 /* Set while a probe runs: an illegal-instruction trap then skips the 4-byte CSR instruction
  * and records the fault instead of ending the run. */
-static volatile int probe_active;
-static volatile int probe_faulted;
+volatile int bm_probe_active;
+volatile int bm_probe_faulted;
 static volatile int in_trap;
 
 /* Address of the semihosting ebreak, so a board without a debugger halts quietly (see semihost.S). */
 extern char arch_semihost_ebreak[];
 
-#define PROBE(stmt)                                                       \
-	({                                                                \
-		probe_faulted = 0;                                        \
-		probe_active = 1;                                         \
-		__asm__ volatile("" : : : "memory");                      \
-		stmt;                                                     \
-		__asm__ volatile("" : : : "memory");                      \
-		probe_active = 0;                                         \
-		!probe_faulted;                                           \
-	})
 
 static const char *const exception_names[] = {
 	"instruction address misaligned", "instruction access fault", "illegal instruction",
@@ -61,8 +52,8 @@ unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long 
 	const unsigned long irq_bit = 1ul << (__riscv_xlen - 1);
 	unsigned long code = mcause & ~irq_bit;
 
-	if (probe_active && mcause == 2) {
-		probe_faulted = 1;
+	if (bm_probe_active && mcause == 2) {
+		bm_probe_faulted = 1;
 		return mepc + 4;
 	}
 	/* A semihosting call with no debugger attached (a real board): nothing more to say. */
@@ -110,17 +101,17 @@ static void add_fact(const char *key, const char *value)
 void arch_init(void)
 {
 	/* Counters run: clear every inhibit bit (mcountinhibit is priv 1.11; older cores trap). */
-	int ok = PROBE(arch_csr_write(0x320, 0));
+	int ok = BM_PROBE(arch_csr_write(0x320, 0));
 	add_fact("mcountinhibit", ok ? "cleared" : "absent");
 	/* Lower privilege levels may read cycle, time and instret (CY|TM|IR). mcounteren exists
 	 * when U-mode does, scounteren when S-mode does. */
-	ok = PROBE(arch_csr_write(mcounteren, 7));
+	ok = BM_PROBE(arch_csr_write(mcounteren, 7));
 	add_fact("mcounteren", ok ? "0x7" : "absent");
-	ok = PROBE(arch_csr_write(scounteren, 7));
+	ok = BM_PROBE(arch_csr_write(scounteren, 7));
 	add_fact("scounteren", ok ? "0x7" : "absent");
 	/* rdtime is often emulated by firmware, not hardware: say whether it works here. */
 	volatile unsigned long t = 0;
-	ok = PROBE(t = arch_csr_read(time));
+	ok = BM_PROBE(t = arch_csr_read(time));
 	(void)t;
 	add_fact("rdtime", ok ? "ok" : "traps");
 	add_fact("priv", "M");
