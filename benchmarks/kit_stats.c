@@ -1,5 +1,6 @@
 /* The kit measuring itself: the cost of one bm_stats_add() (every sample of every benchmark
- * goes through it), for random, ascending and outlier-heavy input. Each sample is exactly one
+ * goes through it), for random, ascending and outlier-heavy input, and for far outliers (more
+ * than K of them over 13 octaves above the bulk, which then leaves the fast path). Each sample is exactly one
  * insert (max_iters = 1), so under deterministic QEMU p50 is the typical and max the worst
  * instruction count per insert. `stats_fetch_only` times the input fetch alone, to subtract. */
 #include "bm/bench.h"
@@ -12,7 +13,7 @@ static uint64_t *kit_vals;
 static uint32_t kit_idx;
 static uint64_t kit_sink;
 
-enum kit_shape { SHAPE_RANDOM, SHAPE_ASCENDING, SHAPE_OUTLIERS };
+enum kit_shape { SHAPE_RANDOM, SHAPE_ASCENDING, SHAPE_OUTLIERS, SHAPE_FAR };
 
 static int kit_setup(enum kit_shape shape)
 {
@@ -34,7 +35,10 @@ static int kit_setup(enum kit_shape shape)
 		case SHAPE_ASCENDING:
 			kit_vals[i] = 1000 + (uint64_t)i * 37;
 			break;
-		case SHAPE_OUTLIERS: /* 1 in 8 is an interrupt-sized spike, some far out of range */
+		case SHAPE_OUTLIERS: /* 1 in 8 is an interrupt-sized spike: 2x to 4096x the bulk */
+			kit_vals[i] = (1000 + (x & 63)) << ((x & 7) == 0 ? 1 + (x >> 8) % 12 : 0);
+			break;
+		case SHAPE_FAR: /* 1 in 8 is anywhere up to 2^63 */
 			kit_vals[i] = (x & 7) == 0 ? ((uint64_t)(x | 1) << ((x >> 8) & 31)) : 1000 + (x & 63);
 			break;
 		}
@@ -54,11 +58,15 @@ static int setup_outliers(void)
 {
 	return kit_setup(SHAPE_OUTLIERS);
 }
+static int setup_far(void)
+{
+	return kit_setup(SHAPE_FAR);
+}
 
 /* Every insert counted, and the extremes are values that were inserted. */
 static int kit_verify(void)
 {
-	if (kit_st->n != kit_idx)
+	if (bm_stats_count(kit_st) != kit_idx)
 		return -1;
 	uint64_t lo = UINT64_MAX, hi = 0;
 	uint32_t seen = kit_idx < KIT_VALUES ? kit_idx : KIT_VALUES;
@@ -85,6 +93,11 @@ BM_BENCHMARK(stats_add_ascending, kit_verify, .setup = setup_ascending, .max_ite
 }
 
 BM_BENCHMARK(stats_add_outliers, kit_verify, .setup = setup_outliers, .max_iters = 1)
+{
+	bm_stats_add(kit_st, kit_vals[kit_idx++ % KIT_VALUES]);
+}
+
+BM_BENCHMARK(stats_add_far_outliers, kit_verify, .setup = setup_far, .max_iters = 1)
 {
 	bm_stats_add(kit_st, kit_vals[kit_idx++ % KIT_VALUES]);
 }

@@ -1,12 +1,15 @@
 /* Online statistics in fixed memory (see bm/stats.h and docs/statistics.md).
  *
  * - The K largest samples are kept exactly in a min-heap; every other sample is counted in a
- *   log-linear histogram (HdrHistogram-style: with m sub-bits, values below 2^(m+1) get exact
- *   bins, above that each octave [2^e, 2^(e+1)) is cut into 2^m equal bins).
- * - The histogram is a window of BM_STATS_BINS bins starting at the lowest occupied bin. When a
- *   sample falls outside it, the window slides, or, if the occupied range no longer fits, the
- *   resolution m drops by one (two neighbouring bins merge exactly) until it fits. The geometry is
- *   therefore a pure function of the range of histogram samples: any order gives the same bins.
+ *   histogram anchored at its top octave e_top (the octave of its largest sample). Octave d below
+ *   the top is cut into 46 bins for d < 13, 23 for d = 13, 6 for d = 14..15 and one bin below
+ *   that; within an octave the bins are quasi-geometric (tables in bm_stats_tables.h), and every
+ *   coarser bin is a union of finer ones. When e_top rises, each bin folds into the one that now
+ *   holds its values: the layout is a pure function of e_top (and of n, see below), so any order
+ *   of the same samples gives the same bins, and merging two states is exact.
+ * - Counts are 16-bit; the few bins past 65,535 keep their high half in a spill table. With at
+ *   most BM_STATS_U16_MAX_N samples no more than BM_STATS_SPILL bins can get there. Beyond that
+ *   the state switches once to 32-bit counts and a layout of half the bins.
  * - Count, sum of x and sum of x^2 are exact integers; moments are computed at report time in
  *   wide integer arithmetic.
  *
@@ -14,14 +17,15 @@
  * uses bit-serial wide division (a few thousand operations per call). */
 #include "bm/stats.h"
 
-#define K BM_STATS_TOPK
-#define B BM_STATS_BINS
-#define M BM_STATS_SUB_BITS
-#define EMPTY_BASE 0xffffu
+#include "bm_stats_tables.h"
 
-_Static_assert(M >= 1 && M <= 7, "BM_STATS_SUB_BITS must be 1..7");
-_Static_assert(B >= 130 && B < 65535, "BM_STATS_BINS must be 130..65534 (130 holds any u64 range at m=1)");
+#define K BM_STATS_TOPK
+#define EMPTY_TOP 0xffu
+#define GRID_LO (1u << BM_ST_GRID_BITS)
+#define GRID_SHIFT (63 - BM_ST_GRID_BITS) /* (v << (63 - e)) >> GRID_SHIFT: grid step of v */
+
 _Static_assert(K >= 1 && K <= 65535, "BM_STATS_TOPK must be 1..65535");
+_Static_assert(BM_STATS_SPILL <= 255, "spill_len is 8-bit");
 
 #if defined(__GNUC__) && !defined(__clang__)
 /* Keep GCC from turning the zeroing/copy loops into memset/memmove calls (no libc here). */
@@ -30,23 +34,42 @@ _Static_assert(K >= 1 && K <= 65535, "BM_STATS_TOPK must be 1..65535");
 #define BM_NO_LIBCALLS
 #endif
 
-/* ---- index arithmetic ---------------------------------------------------------------------- */
+/* ---- layout --------------------------------------------------------------------------------- */
 
-/* msb of a byte (msb8[0] = 0): the fast path's octave lookup, and msb64's last step on cores
- * without a count-leading-zeros instruction. */
-static const uint8_t msb8[256] = {
-	0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
-#define R16(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
-	R16(4), R16(5), R16(5), R16(6), R16(6), R16(6), R16(6),
-	R16(7), R16(7), R16(7), R16(7), R16(7), R16(7), R16(7), R16(7),
-#undef R16
+/* One band of octaves below the top: `octaves` octaves, each cut into the fine bins >> shift
+ * (46, 23 or 6 bins), stored from bin `start` on, lowest octave first. Bands are listed from the
+ * top down; below the last band every octave e has the single bin 1 + e, and bin 0 holds the
+ * value 0. Bin indices fall as a sample's octave sinks below the top (band by band, and within a
+ * band), which is what lets a re-layout run in place (see relayout). */
+struct band {
+	uint8_t shift, octaves;
+	uint16_t start, per_octave;
 };
+
+struct layout {
+	uint8_t nbands, deep_octaves; /* one-bin octaves: e < 64 - (octaves in bands) */
+	uint16_t bins;
+	struct band band[3];
+};
+
+#define PER(sh) (((BM_ST_FINE - 1) >> (sh)) + 1)
+static const struct layout geo[2] = {
+	/* 16-bit counts: 13 octaves x 46, 1 x 23, 2 x 6, 48 x 1, and the zero bin: 682 bins */
+	{3, 48, 682, {{0, 13, 84, PER(0)}, {1, 1, 61, PER(1)}, {3, 2, 49, PER(3)}}},
+	/* 32-bit counts: 12 octaves x 23, 2 x 6, 50 x 1, and the zero bin: 339 bins */
+	{2, 50, 339, {{1, 12, 63, PER(1)}, {3, 2, 51, PER(3)}, {0, 0, 0, 0}}},
+};
+_Static_assert(PER(0) == 46 && PER(1) == 23 && PER(3) == 6, "band widths");
+_Static_assert(84 + 13 * 46 == BM_STATS_SLOTS16 && 61 + 23 == 84 && 49 + 12 == 61 && 1 + 48 == 49,
+               "16-bit layout is contiguous");
+_Static_assert(63 + 12 * 23 == 339 && 51 + 12 == 63 && 1 + 50 == 51 && 339 <= BM_STATS_SLOTS16 / 2,
+               "32-bit layout is contiguous and fits");
+
+/* ---- index arithmetic ---------------------------------------------------------------------- */
 
 #if (defined(__riscv) && !defined(__riscv_zbb)) || (defined(__ARM_ARCH) && !defined(__ARM_FEATURE_CLZ))
 /* No count-leading-zeros instruction: GCC would call libgcc's __clzdi2. Two word tests, two
- * halvings and a 256-entry table instead (branch-light, no call). */
-
-
+ * halvings and the byte table instead (branch-light, no call). */
 static inline unsigned msb64(uint64_t v)
 {
 	uint32_t x = (uint32_t)(v >> 32);
@@ -63,7 +86,7 @@ static inline unsigned msb64(uint64_t v)
 		x >>= 8;
 		r += 8;
 	}
-	return r + msb8[x];
+	return r + bm_st_tab[x];
 }
 #else
 static inline unsigned msb64(uint64_t v)
@@ -72,44 +95,230 @@ static inline unsigned msb64(uint64_t v)
 }
 #endif
 
-/* Histogram index of v at resolution m. */
-static inline uint32_t idx_of(uint64_t v, unsigned m)
+/* Fine bin (0..45) of v >= 1 within its octave e. */
+static inline unsigned fine_of(uint64_t v, unsigned e)
 {
-	unsigned sh = msb64(v | ((2ull << m) - 1)) - m;
-	return ((uint32_t)sh << m) + (uint32_t)(v >> sh);
+	return bm_st_tab[256 + ((v << (63 - e)) >> GRID_SHIFT) - GRID_LO];
 }
 
-/* Index at resolution m-1 of the bin holding index i at resolution m (exact: bins nest). */
-static inline uint32_t coarser(uint32_t i, unsigned m)
+/* Histogram bin of v under layout L with top octave top (v's octave must be <= top). */
+static unsigned bin_of(const struct layout *L, unsigned top, uint64_t v)
 {
-	return i < (1u << m) ? i : (i >> 1) + (1u << (m - 1));
+	if (!v)
+		return 0;
+	unsigned e = msb64(v), d = top - e;
+	for (unsigned i = 0; i < L->nbands; i++) {
+		const struct band *b = &L->band[i];
+		if (d < b->octaves)
+			return b->start + (b->octaves - 1 - d) * b->per_octave + (fine_of(v, e) >> b->shift);
+		d -= b->octaves;
+	}
+	return 1 + e;
 }
 
-/* Value range [lo, hi] of index i at resolution m. */
-static void idx_range(uint32_t i, unsigned m, uint64_t *lo, uint64_t *hi)
+/* Values [lo, hi] of grid steps [ta, tb) in octave e. */
+static void grid_range(unsigned e, unsigned ta, unsigned tb, uint64_t *lo, uint64_t *hi)
 {
-	if (i < (2u << m)) {
-		*lo = *hi = i;
+	if (e >= BM_ST_GRID_BITS) {
+		*lo = (uint64_t)ta << (e - BM_ST_GRID_BITS);
+		*hi = ((uint64_t)tb << (e - BM_ST_GRID_BITS)) - 1; /* wraps to 2^64-1 at the top */
+	} else {
+		unsigned sh = BM_ST_GRID_BITS - e;
+		*lo = (ta + (1u << sh) - 1) >> sh;
+		*hi = ((tb + (1u << sh) - 1) >> sh) - 1;
+	}
+}
+
+/* Values [lo, hi] of bin i under layout L with top octave top. Returns 0 for a bin that holds
+ * no value (an octave below 0 or above the deep range), 1 otherwise. No division. */
+static int bin_range(const struct layout *L, unsigned top, unsigned i, uint64_t *lo, uint64_t *hi)
+{
+	*lo = *hi = 0;
+	if (i == 0)
+		return 1;
+	if (i <= L->deep_octaves) {
+		unsigned e = i - 1;
+		*lo = 1ull << e;
+		*hi = *lo + (*lo - 1);
+		return e + 64u - L->deep_octaves <= top; /* else: not below the bands */
+	}
+	unsigned d0 = 0;
+	for (unsigned k = 0; k < L->nbands; k++)
+		d0 += L->band[k].octaves;
+	for (unsigned k = L->nbands; k-- > 0;) {
+		const struct band *b = &L->band[k];
+		d0 -= b->octaves;
+		if (i < b->start || i >= b->start + (unsigned)b->octaves * b->per_octave)
+			continue;
+		unsigned off = i - b->start, j = 0;
+		while (off >= b->per_octave) {
+			off -= b->per_octave;
+			j++;
+		}
+		unsigned d = d0 + (b->octaves - 1 - j);
+		if (d > top)
+			return 0;
+		unsigned ga = off << b->shift, gb = (off + 1) << b->shift;
+		grid_range(top - d, bm_st_edge[ga], bm_st_edge[gb < BM_ST_FINE ? gb : BM_ST_FINE], lo, hi);
+		return *lo <= *hi;
+	}
+	return 0;
+}
+
+/* ---- counts --------------------------------------------------------------------------------- */
+
+static int spill_find(const struct bm_stats *s, unsigned i)
+{
+	for (unsigned k = 0; k < s->spill_len; k++)
+		if (s->spill_bin[k] == i)
+			return (int)k;
+	return -1;
+}
+
+static uint64_t count_get(const struct bm_stats *s, unsigned i)
+{
+	if (s->wide)
+		return s->bins.c32[i];
+	int k = spill_find(s, i);
+	return s->bins.c16[i] + (k < 0 ? 0 : (uint64_t)s->spill_hi[k] << 16);
+}
+
+/* Store count c in bin i (16-bit storage: the high half goes to the spill table). */
+static void count_set(struct bm_stats *s, unsigned i, uint64_t c)
+{
+	if (c > UINT32_MAX) {
+		c = UINT32_MAX;
+		s->flags |= BM_STATS_F_BIN_SATURATED;
+	}
+	if (s->wide) {
+		s->bins.c32[i] = (uint32_t)c;
 		return;
 	}
-	unsigned sh = (i >> m) - 1;
-	uint64_t t = (i & ((1u << m) - 1)) | (1u << m);
-	*lo = t << sh;
-	*hi = *lo + ((1ull << sh) - 1);
+	s->bins.c16[i] = (uint16_t)c;
+	int k = spill_find(s, i);
+	if (c >> 16) {
+		if (k < 0) {
+			if (s->spill_len == BM_STATS_SPILL) {
+				/* Cannot happen: at most BM_STATS_U16_MAX_N samples are held in 16-bit
+				 * storage, so no more than BM_STATS_SPILL bins exceed 65,535. */
+				s->bins.c16[i] = UINT16_MAX;
+				s->flags |= BM_STATS_F_BIN_SATURATED;
+				return;
+			}
+			k = s->spill_len++;
+			s->spill_bin[k] = (uint16_t)i;
+		}
+		s->spill_hi[k] = (uint16_t)(c >> 16);
+	} else if (k >= 0) {
+		s->spill_len--;
+		s->spill_bin[k] = s->spill_bin[s->spill_len];
+		s->spill_hi[k] = s->spill_hi[s->spill_len];
+	}
+}
+
+static void count_add(struct bm_stats *s, unsigned i, uint64_t c)
+{
+	count_set(s, i, count_get(s, i) + c);
+}
+
+/* ---- layout changes -------------------------------------------------------------------------- */
+
+/* Where octave e (<= top) lives under layout L: its first bin, and the shift that maps a fine
+ * bin (0..45) to its bin within the octave. Deep octaves have one bin (shift 6: 45 >> 6 = 0). */
+static unsigned block_of(const struct layout *L, unsigned top, unsigned e, unsigned *shift)
+{
+	unsigned d = top - e;
+	for (unsigned i = 0; i < L->nbands; i++) {
+		const struct band *b = &L->band[i];
+		if (d < b->octaves) {
+			*shift = b->shift;
+			return b->start + (b->octaves - 1 - d) * b->per_octave;
+		}
+		d -= b->octaves;
+	}
+	*shift = 6;
+	return 1 + e;
+}
+
+/* Move every bin from layout `from` (top octave from_top) to layout `to` (top to_top >= from_top,
+ * `to` no finer anywhere), in the current storage, one octave at a time: bin k of an octave
+ * becomes bin k >> (new shift - old shift) of the same octave. A bin's new index is never above
+ * its old one, so an ascending pass (lowest octave up; the zero bin never moves) is in place:
+ * every target was visited already. */
+BM_NO_LIBCALLS static void relayout(struct bm_stats *s, const struct layout *from, unsigned from_top,
+                                    const struct layout *to, unsigned to_top)
+{
+	/* octaves below the smallest sample hold nothing */
+	for (unsigned e = s->min && s->min != UINT64_MAX ? msb64(s->min) : 0; e <= from_top; e++) {
+		unsigned osh, nsh;
+		unsigned os = block_of(from, from_top, e, &osh), ns = block_of(to, to_top, e, &nsh);
+		unsigned per = PER(osh), sh = nsh - osh;
+		for (unsigned k = 0; k < per; k++) {
+			unsigned i = os + k, j = ns + (k >> sh);
+			if (j == i)
+				continue;
+			if (!s->wide && !s->spill_len) { /* the common case, without table lookups */
+				uint32_t c16 = s->bins.c16[i];
+				if (!c16)
+					continue;
+				s->bins.c16[i] = 0;
+				c16 += s->bins.c16[j];
+				if (c16 >> 16)
+					count_set(s, j, c16);
+				else
+					s->bins.c16[j] = (uint16_t)c16;
+				continue;
+			}
+			uint64_t c = count_get(s, i);
+			if (!c)
+				continue;
+			count_set(s, i, 0);
+			count_add(s, j, c);
+		}
+	}
+}
+
+/* 16-bit to 32-bit counts (once, when n passes BM_STATS_U16_MAX_N): fold into the wide layout
+ * in 16-bit storage (the spill table suffices: the histogram holds <= BM_STATS_U16_MAX_N), then
+ * widen from the top down (32-bit bin j covers 16-bit bins 2j and 2j+1, both read already). */
+BM_NO_LIBCALLS static void widen(struct bm_stats *s)
+{
+	if (s->e_top != EMPTY_TOP)
+		relayout(s, &geo[0], s->e_top, &geo[1], s->e_top);
+	for (unsigned j = geo[1].bins; j-- > 0;) {
+		uint64_t c = count_get(s, j);
+		s->bins.c32[j] = (uint32_t)c;
+	}
+	for (unsigned j = geo[1].bins; j < BM_STATS_SLOTS16 / 2; j++)
+		s->bins.c32[j] = 0;
+	s->spill_len = 0;
+	s->wide = 1;
+}
+
+/* Count c samples of value v in the histogram, raising the top first if v is above it. */
+static void hist_insert(struct bm_stats *s, uint64_t v, uint64_t c)
+{
+	const struct layout *L = &geo[s->wide];
+	unsigned e = v ? msb64(v) : 0;
+	if (s->e_top == EMPTY_TOP)
+		s->e_top = (uint8_t)e;
+	else if (e > s->e_top) {
+		relayout(s, L, s->e_top, L, e);
+		s->e_top = (uint8_t)e;
+	}
+	count_add(s, bin_of(L, s->e_top, v), c);
 }
 
 /* ---- heap of the K largest ----------------------------------------------------------------- */
 
-/* The insert path's one test for "this sample goes to the heap": v >= heap_gate. While the heap
- * fills, every sample does (gate 0); once full, those above its minimum do (gate = min + 1).
+/* Samples >= the gate go to the heap: all of them while it fills, then those above its minimum.
  * At min = 2^64-1 the gate stays there, so an equal sample takes the heap path, which swaps
  * equal values and leaves both multisets (and so every answer) unchanged. */
-static void heap_gate_update(struct bm_stats *s)
+static uint64_t heap_gate(const struct bm_stats *s)
 {
 	if (s->heap_len < K)
-		s->heap_gate = 0;
-	else
-		s->heap_gate = s->heap[0] + (s->heap[0] != UINT64_MAX);
+		return 0;
+	return s->heap[0] + (s->heap[0] != UINT64_MAX);
 }
 
 static void heap_push(struct bm_stats *s, uint64_t v)
@@ -123,7 +332,6 @@ static void heap_push(struct bm_stats *s, uint64_t v)
 		i = p;
 	}
 	s->heap[i] = v;
-	heap_gate_update(s);
 }
 
 /* Replace the minimum (heap full) with v >= it, restoring the heap order. */
@@ -142,260 +350,205 @@ static void heap_replace_top(struct bm_stats *s, uint64_t v)
 		i = c;
 	}
 	s->heap[i] = v;
-	heap_gate_update(s);
 }
 
-/* ---- histogram geometry -------------------------------------------------------------------- */
-
-static unsigned top_pos(const struct bm_stats *s)
+/* v into the heap when it belongs there (v >= gate); the value it displaces, if any, goes to
+ * the histogram. */
+static void heap_insert(struct bm_stats *s, uint64_t v)
 {
-	unsigned p = B - 1;
-	while (p && !s->bins[p])
-		p--;
-	return p;
-}
-
-static inline void bin_add(struct bm_stats *s, unsigned p, uint32_t c)
-{
-	uint32_t v = s->bins[p] + c;
-	if (v < c) {
-		v = UINT32_MAX;
-		s->flags |= BM_STATS_F_BIN_SATURATED;
-	}
-	s->bins[p] = v;
-}
-
-/* Fast-path geometry (no effect on results), recomputed whenever the window or the resolution
- * changes: s0 is the octave (shift) of the window's lowest bin, and a sample whose octave lies
- * within 8 octaves above it finds its octave with one table lookup of v >> (m + s0). */
-static void fast_reset(struct bm_stats *s)
-{
-	unsigned m = s->sub_bits, s0 = 0;
-	if (s->base != EMPTY_BASE && s->base >= (2u << m))
-		s0 = (s->base >> m) - 1u;
-	s->fast_s0 = (uint8_t)s0;
-	s->fast_shift = (uint8_t)(m + s0);
-}
-
-/* Lower the resolution by one: each bin merges into its parent (ascending, in place). */
-BM_NO_LIBCALLS static void coarsen_once(struct bm_stats *s)
-{
-	unsigned m = s->sub_bits;
-	uint32_t nb = coarser(s->base, m);
-	for (unsigned p = 0; p < B; p++) {
-		uint32_t c = s->bins[p];
-		if (!c)
-			continue;
-		s->bins[p] = 0;
-		bin_add(s, coarser(s->base + p, m) - nb, c); /* <= p: a contraction */
-	}
-	s->base = (uint16_t)nb;
-	s->sub_bits = (uint8_t)(m - 1);
-}
-
-/* Move the window so bins[0] is index nb (every occupied bin must stay inside). */
-BM_NO_LIBCALLS static void slide(struct bm_stats *s, uint32_t nb)
-{
-	if (nb < s->base) {
-		unsigned d = s->base - nb;
-		for (unsigned p = B; p-- > 0;)
-			s->bins[p] = p >= d ? s->bins[p - d] : 0;
-	} else if (nb > s->base) {
-		unsigned d = nb - s->base;
-		for (unsigned p = 0; p < B; p++)
-			s->bins[p] = p + d < B ? s->bins[p + d] : 0;
-	}
-	s->base = (uint16_t)nb;
-}
-
-/* Make the window hold indices [lo, hi] given at resolution m <= s->sub_bits, lowering the
- * resolution until they fit; lo becomes the window base (the lowest occupied bin). */
-static void regrid(struct bm_stats *s, unsigned m, uint32_t lo, uint32_t hi)
-{
-	while (hi - lo >= B) {
-		lo = coarser(lo, m);
-		hi = coarser(hi, m);
-		m--;
-	}
-	if (s->base == EMPTY_BASE) {
-		s->sub_bits = (uint8_t)m;
-		s->base = (uint16_t)lo;
-	} else {
-		while (s->sub_bits > m)
-			coarsen_once(s);
-		slide(s, lo);
-	}
-	if (m < M)
-		s->flags |= BM_STATS_F_COARSENED;
-	fast_reset(s);
-}
-
-/* Convert index i from resolution from down to resolution to. */
-static uint32_t convert(uint32_t i, unsigned from, unsigned to)
-{
-	while (from > to)
-		i = coarser(i, from--);
-	return i;
-}
-
-/* A sample for the histogram that missed the fast path: empty window, outside it, or a full bin. */
-__attribute__((noinline)) static void hist_slow(struct bm_stats *s, uint64_t v)
-{
-	unsigned m = s->sub_bits;
-	uint32_t iv = idx_of(v, m);
-	if (s->base != EMPTY_BASE && iv - s->base < B) {
-		bin_add(s, iv - s->base, 1); /* saturated bin: stays at 2^32-1, flagged */
+	if (s->heap_len < K) {
+		heap_push(s, v);
 		return;
 	}
-	uint32_t lo = iv, hi = iv;
-	if (s->base != EMPTY_BASE) {
-		uint32_t t = s->base + top_pos(s);
-		lo = s->base < lo ? s->base : lo;
-		hi = t > hi ? t : hi;
-	}
-	regrid(s, m, lo, hi);
-	bin_add(s, idx_of(v, s->sub_bits) - s->base, 1);
+	uint64_t out = s->heap[0]; /* <= v (equal only at 2^64-1, see heap_gate) */
+	heap_replace_top(s, v);
+	hist_insert(s, out, 1);
 }
 
-/* Count one sample in the histogram. Common case: the octave is w's msb from the table, where
- * w = v >> (m + s0) is 1..255 (or 0..255 when the window starts in the exact bins, s0 = 0):
- * no loop, no call, the same cost for any input order. Everything else (below or far above
- * the window's fast range, outside the window, an empty window, a full bin) is hist_slow(). */
-static inline void hist_add(struct bm_stats *s, uint64_t v)
+/* ---- the fast path's geometry ------------------------------------------------------------- */
+
+/* The fast path (bm_stats_add) handles samples below 2^32 and below the heap gate whose octave
+ * lies in the top band (the 13 octaves below the top), in 16-bit storage. Recomputed after
+ * every slow path; it never changes a result. fast_left caps the fast path's inserts so the
+ * switch to 32-bit counts happens in the slow path, exactly when n passes BM_STATS_U16_MAX_N. */
+static void fast_reset(struct bm_stats *s)
 {
-	/* uintptr_t throughout: 32-bit temporaries cost sign/zero extensions on 64-bit cores. */
-	uint64_t w = v >> s->fast_shift;
-	uintptr_t s0 = s->fast_s0;
-	if (w < 256 && (w != 0 || s0 == 0)) {
-		uintptr_t sh = s0 + msb8[w];
-		uintptr_t p = ((uintptr_t)sh << s->sub_bits) + (uintptr_t)(v >> sh) - s->base;
-		if (p < B) {
-			uint32_t c = s->bins[p] + 1;
-			if (c) {
-				s->bins[p] = c;
-				return;
-			}
-		}
+	uint64_t n = bm_stats_count(s);
+	s->n = n;
+	s->fast_left = 0;
+	s->fast_gate = 0;
+	if (s->wide || s->e_top == EMPTY_TOP || s->heap_len < K || n >= BM_STATS_U16_MAX_N)
+		return;
+	const struct band *b = &geo[0].band[0];
+	unsigned top = s->e_top, lo = top >= b->octaves - 1u ? top - (b->octaves - 1u) : 0;
+	uint64_t g = heap_gate(s);
+	s->fast_gate = g < (1ull << 32) ? g : 1ull << 32;
+	s->fast_lo = (uint8_t)lo;
+	s->fast_k = (uint8_t)(63 - lo);
+	s->fast_lim = (uint16_t)((2u << (top - lo)) - 1);
+	s->fast_off = (uint16_t)(b->start + (b->octaves - 1 - (top - lo)) * b->per_octave);
+	s->fast_left = BM_STATS_U16_MAX_N - n;
+	s->n = n + s->fast_left;
+}
+
+/* ---- sums ----------------------------------------------------------------------------------- */
+
+/* Add lo + 2^64 hi to the sum of squares and move everything from 2^127 up into sq_top, so
+ * sq_mid < 2^63 afterwards: the fast path's carries into sq_mid (one per insert, at most
+ * BM_STATS_U16_MAX_N of them between two slow paths) can then never overflow it. */
+static void sq_add(struct bm_stats *s, uint64_t lo, uint64_t hi, uint64_t top)
+{
+	s->sq_lo += lo;
+	uint64_t c = s->sq_lo < lo;
+	uint64_t mid = s->sq_mid + hi;
+	uint64_t c2 = mid < hi;
+	mid += c;
+	c2 += mid < c;
+	uint64_t t = s->sq_top + top;
+	unsigned sat = t < top;
+	uint64_t t2 = t + 2 * c2 + (mid >> 63);
+	sat |= t2 < t;
+	s->sq_mid = mid & (UINT64_MAX >> 1);
+	s->sq_top = t2;
+	if (sat) {
+		s->sq_lo = s->sq_mid = s->sq_top = UINT64_MAX;
+		s->flags |= BM_STATS_F_SUM_SATURATED;
 	}
-	hist_slow(s, v);
 }
 
 /* ---- public: init, add, merge -------------------------------------------------------------- */
 
 BM_NO_LIBCALLS void bm_stats_init(struct bm_stats *s)
 {
-	s->n = 0;
+	uint8_t *z = (uint8_t *)s;
+	for (size_t i = 0; i < sizeof *s; i++)
+		z[i] = 0;
 	s->min = UINT64_MAX;
-	s->max = 0;
-	s->sum = bm_u128_from64(0);
-	s->sum_sq_lo = bm_u128_from64(0);
-	s->sum_sq_hi = 0;
-	s->flags = 0;
-	s->sub_bits = M;
-	s->heap_len = 0;
-	s->heap_gate = 0;
-	s->base = EMPTY_BASE;
-	fast_reset(s);
-	for (unsigned i = 0; i < K; i++)
-		s->heap[i] = 0;
-	for (unsigned i = 0; i < B; i++)
-		s->bins[i] = 0;
+	s->e_top = EMPTY_TOP;
 }
 
-/* Samples that do not go straight to the histogram: heap filling, or a new top-K member.
- * Out of line so the common path stays a leaf function without a stack frame. */
-__attribute__((noinline)) static void add_to_heap(struct bm_stats *s, uint64_t v)
+/* Everything the fast path does not take: filling or entering the heap, an empty histogram, an
+ * octave outside the fast window, a bin passing 65,535, 32-bit counts, values >= 2^32. */
+__attribute__((noinline)) static void add_slow(struct bm_stats *s, uint64_t v)
 {
-	if (v > s->max)
-		s->max = v;
-	if (s->heap_len < K) {
+	uint64_t n = bm_stats_count(s) + 1;
+	if (n == 0) {
+		n = UINT64_MAX;
+		s->flags |= BM_STATS_F_SUM_SATURATED;
+	}
+	s->n = n;
+	s->fast_left = 0;
+	s->sum.lo += v;
+	s->sum.hi += s->sum.lo < v;
+	struct bm_u128 sq = bm_u128_mul64(v, v);
+	sq_add(s, sq.lo, sq.hi, 0);
+	if (!s->wide && n > BM_STATS_U16_MAX_N)
+		widen(s); /* the histogram holds <= n - 1 samples here, see widen() */
+	if (v >= heap_gate(s)) {
+		if (v > s->max)
+			s->max = v;
 		if (v < s->min)
 			s->min = v;
-		heap_push(s, v);
-		return;
+		heap_insert(s, v);
+	} else {
+		if (v < s->min)
+			s->min = v;
+		hist_insert(s, v, 1);
 	}
-	uint64_t out = s->heap[0]; /* <= v (equal only at 2^64-1, see heap_gate_update) */
-	heap_replace_top(s, v);
-	hist_add(s, out);
+	fast_reset(s);
+}
+
+/* The fast path counted v (n, sums, min) but could not place it in the histogram. */
+__attribute__((noinline)) static void hist_slow(struct bm_stats *s, uint64_t v)
+{
+	hist_insert(s, v, 1);
+	fast_reset(s);
 }
 
 void bm_stats_add(struct bm_stats *s, uint64_t v)
 {
-	s->n++;
-	/* Exact sums: sum x < 2^128 and sum x^2 < 2^192 for any n < 2^64, so no saturation here. */
-	s->sum.lo += v;
-	s->sum.hi += s->sum.lo < v;
-	if (bm_u128_add(&s->sum_sq_lo, bm_u128_mul64(v, v)))
-		s->sum_sq_hi++;
-	if (v >= s->heap_gate) {
-		add_to_heap(s, v);
+	uint64_t left = s->fast_left;
+	if (v >= s->fast_gate || left == 0) {
+		add_slow(s, v);
 		return;
 	}
+	s->fast_left = left - 1;
+	/* v < 2^32: the sums cannot overflow their words here (see sq_add). */
+	s->sum.lo += v;
+	s->sum.hi += s->sum.lo < v;
+	uint64_t sq = v * v;
+	s->sq_lo += sq;
+	s->sq_mid += s->sq_lo < sq;
 	if (v < s->min)
 		s->min = v;
-	hist_add(s, v);
+	/* Octave j of v within the fast window: 1 <= w < 2^13, two byte lookups at most. uintptr_t
+	 * throughout: 32-bit temporaries cost sign/zero extensions on 64-bit cores. */
+	uint64_t w = v >> s->fast_lo;
+	if (w - 1 < s->fast_lim) {
+		uintptr_t j = w >> 8 ? 8 + (uintptr_t)bm_st_tab[w >> 8] : (uintptr_t)bm_st_tab[w];
+		uintptr_t t = (uintptr_t)((v << (s->fast_k - j)) >> GRID_SHIFT);
+		uintptr_t p = s->fast_off + j * BM_ST_FINE + bm_st_tab[256 + t - GRID_LO];
+		uint32_t c = s->bins.c16[p] + 1u;
+		if (c >> 16 == 0) {
+			s->bins.c16[p] = (uint16_t)c;
+			return;
+		}
+	}
+	hist_slow(s, v);
 }
 
 BM_NO_LIBCALLS void bm_stats_merge(struct bm_stats *dst, const struct bm_stats *src)
 {
-	if (src->n == 0 || dst == src)
+	uint64_t sn = bm_stats_count(src);
+	if (sn == 0 || dst == src)
 		return;
-	uint64_t n = dst->n + src->n;
-	if (n < dst->n) {
+	uint64_t dn = bm_stats_count(dst), n = dn + sn;
+	if (n < dn) {
 		n = UINT64_MAX;
 		dst->flags |= BM_STATS_F_SUM_SATURATED;
 	}
 	dst->n = n;
+	dst->fast_left = 0;
 	if (bm_u128_add(&dst->sum, src->sum)) {
 		dst->sum.lo = dst->sum.hi = UINT64_MAX;
 		dst->flags |= BM_STATS_F_SUM_SATURATED;
 	}
-	uint64_t hi = dst->sum_sq_hi + src->sum_sq_hi;
-	unsigned carry = hi < src->sum_sq_hi;
-	if (bm_u128_add(&dst->sum_sq_lo, src->sum_sq_lo)) {
-		hi++;
-		carry |= hi == 0;
-	}
-	dst->sum_sq_hi = hi;
-	if (carry) {
-		dst->sum_sq_lo.lo = dst->sum_sq_lo.hi = dst->sum_sq_hi = UINT64_MAX;
-		dst->flags |= BM_STATS_F_SUM_SATURATED;
-	}
+	sq_add(dst, src->sq_lo, src->sq_mid, src->sq_top);
 	dst->flags |= src->flags;
 	if (src->min < dst->min)
 		dst->min = src->min;
 	if (src->max > dst->max)
 		dst->max = src->max;
+	/* dst's histogram holds <= dn <= BM_STATS_U16_MAX_N samples while it has 16-bit counts */
+	if (!dst->wide && n > BM_STATS_U16_MAX_N)
+		widen(dst);
 
 	/* The K largest of both heaps stay; everything else goes to the histogram. */
 	for (unsigned i = 0; i < src->heap_len; i++) {
 		uint64_t v = src->heap[i];
-		if (dst->heap_len < K)
-			heap_push(dst, v);
-		else if (v > dst->heap[0]) {
-			uint64_t out = dst->heap[0];
-			heap_replace_top(dst, v);
-			hist_add(dst, out);
-		} else {
-			hist_add(dst, v);
+		if (v >= heap_gate(dst))
+			heap_insert(dst, v);
+		else
+			hist_insert(dst, v, 1);
+	}
+	if (src->e_top != EMPTY_TOP) {
+		/* Raise dst's top to src's, then every src bin lands whole in one dst bin (dst's
+		 * layout is no finer anywhere: same or higher top, same or wider counts). */
+		const struct layout *L = &geo[dst->wide], *LS = &geo[src->wide];
+		uint64_t lo, hi;
+		if (dst->e_top == EMPTY_TOP)
+			dst->e_top = src->e_top;
+		else if (src->e_top > dst->e_top) {
+			relayout(dst, L, dst->e_top, L, src->e_top);
+			dst->e_top = src->e_top;
+		}
+		for (unsigned i = 0; i < LS->bins; i++) {
+			uint64_t c = count_get(src, i);
+			if (c && bin_range(LS, src->e_top, i, &lo, &hi))
+				count_add(dst, bin_of(L, dst->e_top, lo), c);
 		}
 	}
-	if (src->base == EMPTY_BASE)
-		return;
-
-	/* Bring both histograms to the common resolution and window, then add the bins. */
-	unsigned ms = src->sub_bits, m = dst->sub_bits < ms ? dst->sub_bits : ms;
-	uint32_t lo = convert(src->base, ms, m), top = convert(src->base + top_pos(src), ms, m);
-	if (dst->base != EMPTY_BASE) {
-		unsigned md = dst->sub_bits;
-		uint32_t dlo = convert(dst->base, md, m), dtop = convert(dst->base + top_pos(dst), md, m);
-		lo = dlo < lo ? dlo : lo;
-		top = dtop > top ? dtop : top;
-	}
-	regrid(dst, m, lo, top);
-	for (unsigned p = 0; p < B; p++)
-		if (src->bins[p])
-			bin_add(dst, convert(src->base + p, ms, dst->sub_bits) - dst->base, src->bins[p]);
+	fast_reset(dst);
 }
 
 /* ---- report-time wide arithmetic ----------------------------------------------------------- */
@@ -421,15 +574,6 @@ static struct wn wn_u128(struct bm_u128 v)
 	struct wn r = wn_u64(v.lo);
 	r.w[2] = (uint32_t)v.hi;
 	r.w[3] = (uint32_t)(v.hi >> 32);
-	return r;
-}
-
-/* The 192-bit sum of squares. */
-static struct wn wn_sumsq(const struct bm_stats *s)
-{
-	struct wn r = wn_u128(s->sum_sq_lo);
-	r.w[4] = (uint32_t)s->sum_sq_hi;
-	r.w[5] = (uint32_t)(s->sum_sq_hi >> 32);
 	return r;
 }
 
@@ -495,6 +639,17 @@ static void wn_shl1(struct wn *a)
 	for (unsigned i = WN; i-- > 1;)
 		a->w[i] = (a->w[i] << 1) | (a->w[i - 1] >> 31);
 	a->w[0] <<= 1;
+}
+
+/* The sum of squares, sq_lo + 2^64 sq_mid + 2^127 sq_top. */
+static struct wn wn_sumsq(const struct bm_stats *s)
+{
+	struct bm_u128 lm = {s->sq_lo, s->sq_mid};
+	struct wn r = wn_u128(lm), t = wn_u64(s->sq_top);
+	for (unsigned i = 0; i < 127; i++)
+		wn_shl1(&t);
+	wn_add(&r, &t);
+	return r;
 }
 
 static int wn_top(const struct wn *a)
@@ -616,10 +771,10 @@ static uint32_t ceil_ppm(uint64_t a, uint64_t b)
 	return q.hi || q.lo > UINT32_MAX ? UINT32_MAX : (uint32_t)q.lo;
 }
 
-/* Value range of histogram position p, clamped to what the exact extremes allow. */
-static void pos_range(const struct bm_stats *s, unsigned p, uint64_t *lo, uint64_t *hi)
+/* Value range of histogram bin i, clamped to what the exact extremes allow. */
+static void pos_range(const struct bm_stats *s, unsigned i, uint64_t *lo, uint64_t *hi)
 {
-	idx_range(s->base + p, s->sub_bits, lo, hi);
+	bin_range(&geo[s->wide], s->e_top, i, lo, hi);
 	if (*lo < s->min)
 		*lo = s->min;
 	if (s->heap_len && *hi > s->heap[0]) /* every histogram sample is <= the heap minimum */
@@ -662,20 +817,21 @@ void bm_stats_quantile(const struct bm_stats *s, uint64_t num, uint64_t den, uin
 	q->value_milli = q->raw = 0;
 	q->exact = false;
 	q->bound_ppm = 0;
-	if (s->n == 0)
+	uint64_t n = bm_stats_count(s);
+	if (n == 0)
 		return;
-	uint64_t rank = rank_of(s->n, num, den), hist_n = s->n - s->heap_len;
+	uint64_t rank = rank_of(n, num, den), hist_n = n - s->heap_len;
 	uint64_t v;
 	uint32_t bound = 0;
 	if (rank > hist_n) {
-		v = heap_nth_largest(s, (unsigned)(s->n - rank + 1));
+		v = heap_nth_largest(s, (unsigned)(n - rank + 1));
 	} else if (rank == 1) {
 		v = s->min;
 	} else {
 		uint64_t cum = 0;
-		unsigned p = 0;
-		for (; p < B - 1; p++) {
-			cum += s->bins[p];
+		unsigned p = 0, last = geo[s->wide].bins - 1;
+		for (; p < last; p++) {
+			cum += count_get(s, p);
 			if (cum >= rank)
 				break;
 		}
@@ -691,7 +847,23 @@ void bm_stats_quantile(const struct bm_stats *s, uint64_t num, uint64_t den, uin
 
 void bm_stats_bin_range(const struct bm_stats *s, uint64_t value, uint64_t *lo, uint64_t *hi)
 {
-	idx_range(idx_of(value, s->sub_bits), s->sub_bits, lo, hi);
+	unsigned e = value ? msb64(value) : 0, top = s->e_top;
+	if (top == EMPTY_TOP || e > top)
+		top = e;
+	const struct layout *L = &geo[s->wide];
+	bin_range(L, top, bin_of(L, top, value), lo, hi);
+}
+
+/* True when some histogram sample sits below full resolution: 32-bit counts (23 bins per octave
+ * at best), or a bin below the top band. */
+static bool coarsened(const struct bm_stats *s)
+{
+	if (s->wide)
+		return s->e_top != EMPTY_TOP;
+	for (unsigned i = 1; i < geo[0].band[0].start; i++)
+		if (count_get(s, i))
+			return true;
+	return false;
 }
 
 /* ---- report -------------------------------------------------------------------------------- */
@@ -773,9 +945,9 @@ __attribute__((noinline)) static void tukey(const struct bm_stats *s, uint64_t d
 			bm_u128_add(&out_sum, bm_u128_from64(s->heap[i]));
 		}
 	}
-	if (s->base != EMPTY_BASE) {
-		for (unsigned p = 0; p < B; p++) {
-			uint32_t c = s->bins[p];
+	if (s->e_top != EMPTY_TOP) {
+		for (unsigned p = 0; p < geo[s->wide].bins; p++) {
+			uint64_t c = count_get(s, p);
 			if (!c)
 				continue;
 			uint64_t lo, hi;
@@ -803,7 +975,7 @@ __attribute__((noinline)) static void tukey(const struct bm_stats *s, uint64_t d
 	r->outliers_hi = out_hi;
 	r->outliers_uncertain = unc;
 	r->filtered_mean_exact = exact;
-	uint64_t kept = s->n - out_lo - out_hi;
+	uint64_t kept = bm_stats_count(s) - out_lo - out_hi;
 	if (kept == 0) {
 		r->filtered_mean_milli = 0;
 		return;
@@ -823,7 +995,7 @@ __attribute__((noinline)) static void tukey(const struct bm_stats *s, uint64_t d
 /* V = N*S2 - S1^2 = N(N-1) * sample variance, exact. */
 BM_NO_LIBCALLS __attribute__((noinline)) static struct wn variance_num(const struct bm_stats *s)
 {
-	struct wn n = wn_u64(s->n), s1 = wn_u128(s->sum), s2 = wn_sumsq(s);
+	struct wn n = wn_u64(bm_stats_count(s)), s1 = wn_u128(s->sum), s2 = wn_sumsq(s);
 	struct wn v = wn_mul(&n, &s2), sq = wn_mul(&s1, &s1);
 	if (wn_sub(&v, &sq))
 		v = wn_u64(0);
@@ -833,7 +1005,7 @@ BM_NO_LIBCALLS __attribute__((noinline)) static struct wn variance_num(const str
 /* N (N-1) div^2 */
 BM_NO_LIBCALLS __attribute__((noinline)) static struct wn nn1_div2(const struct bm_stats *s, uint64_t div)
 {
-	struct wn n = wn_u64(s->n), nm1 = wn_u64(s->n - 1), dv = wn_u64(div);
+	struct wn n = wn_u64(bm_stats_count(s)), nm1 = wn_u64(bm_stats_count(s) - 1), dv = wn_u64(div);
 	struct wn nn1 = wn_mul(&n, &nm1), div2 = wn_mul(&dv, &dv);
 	return wn_mul(&nn1, &div2);
 }
@@ -852,19 +1024,19 @@ BM_NO_LIBCALLS __attribute__((noinline)) static uint64_t cv_ppm(const struct bm_
 	struct wn x = variance_num(s), d = wn_u128(s->sum);
 	x = wn_mul64(&x, 1000000);
 	x = wn_mul64(&x, 1000000);
-	x = wn_mul64(&x, s->n);
+	x = wn_mul64(&x, bm_stats_count(s));
 	d = wn_mul(&d, &d);
-	d = wn_mul64(&d, s->n - 1);
+	d = wn_mul64(&d, bm_stats_count(s) - 1);
 	return wn_sqrt_ratio_round(&x, &d);
 }
 
 /* ci95_milli = t * stddev / sqrt(N) = sqrt(t_e4^2 V / (100 N^2 (N-1) div^2)) */
 BM_NO_LIBCALLS __attribute__((noinline)) static uint64_t ci95_milli(const struct bm_stats *s, uint64_t div)
 {
-	uint64_t t = t95_e4(s->n - 1);
+	uint64_t t = t95_e4(bm_stats_count(s) - 1);
 	struct wn x = variance_num(s), d = nn1_div2(s, div);
 	x = wn_mul64(&x, t * t);
-	d = wn_mul64(&d, s->n);
+	d = wn_mul64(&d, bm_stats_count(s));
 	d = wn_mul64(&d, 100);
 	return wn_sqrt_ratio_round(&x, &d);
 }
@@ -876,10 +1048,11 @@ BM_NO_LIBCALLS void bm_stats_report(const struct bm_stats *s, uint64_t div, stru
 		z[i] = 0;
 	if (div == 0)
 		div = 1;
-	r->n = s->n;
-	r->sub_bits = s->sub_bits;
-	r->flags = s->flags;
-	if (s->n == 0)
+	uint64_t n = bm_stats_count(s);
+	r->n = n;
+	r->bins_per_octave = s->wide ? PER(1) : PER(0);
+	r->flags = s->flags | (coarsened(s) ? BM_STATS_F_COARSENED : 0);
+	if (n == 0)
 		return;
 	r->min_milli = milli(s->min, div);
 	r->max_milli = milli(s->max, div);
@@ -888,12 +1061,12 @@ BM_NO_LIBCALLS void bm_stats_report(const struct bm_stats *s, uint64_t div, stru
 	bm_stats_quantile(s, 99, 100, div, &r->p99);
 	bm_stats_quantile(s, 999, 1000, div, &r->p999);
 
-	struct wn x = wn_u128(s->sum), d = wn_u64(s->n);
+	struct wn x = wn_u128(s->sum), d = wn_u64(n);
 	/* mean = S1 / N */
 	x = wn_mul64(&x, 1000);
 	d = wn_mul64(&d, div);
 	r->mean_milli = wn_div_round(&x, &d);
-	if (s->n >= 2 && !(s->flags & BM_STATS_F_SUM_SATURATED)) {
+	if (n >= 2 && !(s->flags & BM_STATS_F_SUM_SATURATED)) {
 		r->stddev_milli = stddev_milli(s, div);
 		if (s->sum.lo || s->sum.hi)
 			r->cv_ppm = cv_ppm(s);

@@ -33,5 +33,5 @@ void bm_stats_record_fields(struct bm_record *r, const struct bm_stats_report *r
 	bm_rec_bool(r, "coarsened", (rep->flags & BM_STATS_F_COARSENED) != 0);
 	bm_rec_bool(r, "saturated", (rep->flags & (BM_STATS_F_SUM_SATURATED | BM_STATS_F_BIN_SATURATED)) != 0);
 	bm_rec_obj_end(r);
-	bm_rec_u64(r, "sub_bits", rep->sub_bits);
+	bm_rec_u64(r, "bins_per_octave", rep->bins_per_octave);
 }

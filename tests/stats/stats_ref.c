@@ -126,6 +126,44 @@ static u128 round_div(u128 a, u128 d)
 	return (2 * a + d) / (2 * d);
 }
 
+int ref_depth(const struct bm_stats *s, uint64_t v)
+{
+	int e = v ? 63 - __builtin_clzll(v) : 0;
+	return s->e_top == 0xff ? 0 : (int)s->e_top - e;
+}
+
+static uint64_t bin_count(const struct bm_stats *s, unsigned i)
+{
+	if (s->wide)
+		return s->bins.c32[i];
+	uint64_t c = s->bins.c16[i];
+	for (unsigned k = 0; k < s->spill_len; k++)
+		if (s->spill_bin[k] == i)
+			c += (uint64_t)s->spill_hi[k] << 16;
+	return c;
+}
+
+int ref_same_bins(const struct bm_stats *a, const struct bm_stats *b)
+{
+	if (a->e_top != b->e_top || a->wide != b->wide || a->spill_len != b->spill_len)
+		return 0;
+	for (unsigned i = 0; i < BM_STATS_SLOTS16 / (a->wide ? 2 : 1); i++)
+		if (bin_count(a, i) != bin_count(b, i))
+			return 0;
+	return 1;
+}
+
+/* The bound each band of the histogram promises (docs/statistics.md): 46 bins per octave for the
+ * 13 octaves below the top, 23 for the next (and for the 12 below the top with 32-bit counts). */
+static uint32_t band_limit_ppm(const struct bm_stats *s, int depth)
+{
+	if (!s->wide && depth <= 12)
+		return 7979;
+	if ((!s->wide && depth == 13) || (s->wide && depth <= 11))
+		return 15817;
+	return UINT32_MAX;
+}
+
 static void feed(struct bm_stats *s, const uint64_t *x, size_t n)
 {
 	bm_stats_init(s);
@@ -143,8 +181,12 @@ void ref_check_case(const char *name, const uint64_t *x, size_t n, struct case_r
 	qsort(sorted, n, sizeof *sorted, cmp_u64);
 	static struct bm_stats s, t, a, b;
 	feed(&s, x, n);
-	res->sub_bits = s.sub_bits;
-	res->flags = s.flags;
+	{
+		struct bm_stats_report rr;
+		bm_stats_report(&s, 1, &rr);
+		res->bins_per_octave = rr.bins_per_octave;
+		res->flags = rr.flags;
+	}
 	BM_CHECK(sizeof s <= 2048);
 
 	/* quantiles against the exact nearest rank */
@@ -163,9 +205,9 @@ void ref_check_case(const char *name, const uint64_t *x, size_t n, struct case_r
 			BM_CHECK_EQ_U64(q.raw, e);
 		BM_CHECK(q.exact == (q.bound_ppm == 0));
 		BM_CHECK(diff * 1000000u <= (u128)q.bound_ppm * e);
-		/* 1.6% holds down to m = 5; below that the bound is 1/2^(m+1) (coarsened range) */
-		uint32_t limit = s.sub_bits >= 5 ? 16000 : 1000000u / (2u << s.sub_bits) + 100;
-		BM_CHECK(q.bound_ppm <= limit);
+		/* what the answer's band promises: 0.80% in the top 13 octaves, 1.59% in the next */
+		res->band[k] = q.exact ? -1 : ref_depth(&s, e);
+		BM_CHECK(q.exact || q.bound_ppm <= band_limit_ppm(&s, res->band[k]));
 		/* the exact tail: rank among the K largest => exact */
 		u128 rank = ((u128)stats_qs[k].num * n + stats_qs[k].den - 1) / stats_qs[k].den;
 		if (rank < 1)
@@ -175,8 +217,8 @@ void ref_check_case(const char *name, const uint64_t *x, size_t n, struct case_r
 		if (n - rank < BM_STATS_TOPK || rank == 1)
 			BM_CHECK(q.exact);
 		if (bm_test_failures != before && verbose) {
-			printf("  [%s n=%zu %s] exact=%" PRIu64 " got=%" PRIu64 " bound=%u m=%u\n", name, n,
-			       stats_qs[k].label, e, q.raw, q.bound_ppm, s.sub_bits);
+			printf("  [%s n=%zu %s] exact=%" PRIu64 " got=%" PRIu64 " bound=%u depth=%d wide=%u\n", name,
+			       n, stats_qs[k].label, e, q.raw, q.bound_ppm, ref_depth(&s, e), s.wide);
 			before = bm_test_failures;
 		}
 	}
@@ -265,7 +307,7 @@ void ref_check_case(const char *name, const uint64_t *x, size_t n, struct case_r
 	feed(&t, work, n);
 	bm_stats_report(&t, 1, &r2);
 	BM_CHECK(memcmp(&r, &r2, sizeof r) == 0);
-	BM_CHECK(memcmp(t.bins, s.bins, sizeof s.bins) == 0 && t.base == s.base && t.sub_bits == s.sub_bits);
+	BM_CHECK(ref_same_bins(&t, &s));
 	feed(&t, sorted, n);
 	bm_stats_report(&t, 1, &r2);
 	BM_CHECK(memcmp(&r, &r2, sizeof r) == 0);
@@ -282,10 +324,12 @@ void ref_check_case(const char *name, const uint64_t *x, size_t n, struct case_r
 	bm_stats_merge(&a, &b);
 	bm_stats_report(&a, 1, &r2);
 	BM_CHECK(memcmp(&r, &r2, sizeof r) == 0);
+	BM_CHECK(ref_same_bins(&a, &s));
 	feed(&a, x, cut);
 	bm_stats_merge(&b, &a);
 	bm_stats_report(&b, 1, &r2);
 	BM_CHECK(memcmp(&r, &r2, sizeof r) == 0);
+	BM_CHECK(ref_same_bins(&b, &s));
 	for (size_t k = 0; k < stats_n_qs; k++) {
 		struct bm_quantile q1, q2;
 		bm_stats_quantile(&s, stats_qs[k].num, stats_qs[k].den, 3, &q1);
@@ -294,7 +338,8 @@ void ref_check_case(const char *name, const uint64_t *x, size_t n, struct case_r
 		         q1.bound_ppm == q2.bound_ppm);
 	}
 	if (bm_test_failures != before && verbose)
-		printf("  [%s n=%zu] %d failed checks (m=%u)\n", name, n, bm_test_failures - before, s.sub_bits);
+		printf("  [%s n=%zu] %d failed checks (top octave %u, wide %u)\n", name, n,
+		       bm_test_failures - before, s.e_top, s.wide);
 	res->failures = bm_test_failures - before;
 	free(sorted);
 	free(work);

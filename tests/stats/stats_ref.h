@@ -30,13 +30,19 @@ struct case_result {
 	uint64_t exact_v[16], got_v[16];
 	uint32_t bound[16];
 	int failures;            /* checks that failed */
-	uint8_t sub_bits;
+	uint8_t bins_per_octave;
+	int band[16];            /* octaves below the histogram top of the exact answer (-1: exact) */
 	uint32_t flags;
 };
 
 uint64_t ref_rng(uint64_t *st);
 void ref_shuffle(uint64_t *x, size_t n, uint64_t seed);
 /* Runs every check on one data set (x is not modified); prints failures; fills res. */
+/* Octaves the histogram top lies above v (for the bound each band promises). */
+int ref_depth(const struct bm_stats *s, uint64_t v);
+/* Equal histograms: same layout and the same count in every bin (the spill table's order may
+ * differ). */
+int ref_same_bins(const struct bm_stats *a, const struct bm_stats *b);
 void ref_check_case(const char *name, const uint64_t *x, size_t n, struct case_result *res, int verbose);
 
 #endif

@@ -115,26 +115,29 @@ static void t_mul64(void)
 	}
 }
 
-/* Coarsening is a pure function of the range: a wide range only at the end, or merged from
- * two narrow halves, gives identical bins. Values above 2^32 and 2^63 are never dropped. */
+/* The layout is a pure function of the top octave: far-out values arriving first or last, or
+ * merged from two halves, give identical bins. Values above 2^32 and 2^63 are never dropped;
+ * more than K of them push the bulk below the top band, which the report flags. */
 static void t_coarsen(void)
 {
-	static struct bm_stats s, a;
+	static struct bm_stats s, a, b;
+	struct bm_stats_report r;
 	bm_stats_init(&s);
 	for (uint64_t i = 0; i < 10000; i++)
 		bm_stats_add(&s, 1000 + i);
-	BM_CHECK(!(s.flags & BM_STATS_F_COARSENED));
-	BM_CHECK_EQ_U64(s.sub_bits, BM_STATS_SUB_BITS);
+	bm_stats_report(&s, 1, &r);
+	BM_CHECK(!(r.flags & BM_STATS_F_COARSENED));
+	BM_CHECK_EQ_U64(r.bins_per_octave, 46);
 	for (uint64_t i = 0; i < 1000; i++)
 		bm_stats_add(&s, (1ull << 63) + i);
-	BM_CHECK(s.flags & BM_STATS_F_COARSENED);
-	BM_CHECK_EQ_U64(s.n, 11000);
-	uint64_t tot = s.heap_len;
-	for (unsigned i = 0; i < BM_STATS_BINS; i++)
-		tot += s.bins[i];
-	BM_CHECK_EQ_U64(tot, 11000);
-	struct bm_stats_report r;
 	bm_stats_report(&s, 1, &r);
+	BM_CHECK(r.flags & BM_STATS_F_COARSENED);
+	BM_CHECK_EQ_U64(bm_stats_count(&s), 11000);
+	BM_CHECK_EQ_U64(r.n, 11000);
+	uint64_t tot = s.heap_len;
+	for (unsigned i = 0; i < BM_STATS_SLOTS16; i++)
+		tot += s.bins.c16[i];
+	BM_CHECK_EQ_U64(tot, 11000);
 	BM_CHECK_EQ_U64(r.max_milli, UINT64_MAX); /* saturates in milli */
 	BM_CHECK(r.p999.raw >= (1ull << 63));
 	bm_stats_init(&a);
@@ -142,12 +145,54 @@ static void t_coarsen(void)
 		bm_stats_add(&a, (1ull << 63) + i);
 	for (uint64_t i = 0; i < 10000; i++)
 		bm_stats_add(&a, 1000 + i);
-	BM_CHECK(memcmp(a.bins, s.bins, sizeof a.bins) == 0 && a.base == s.base && a.sub_bits == s.sub_bits);
+	BM_CHECK(ref_same_bins(&a, &s));
+	bm_stats_init(&a);
+	bm_stats_init(&b);
+	for (uint64_t i = 0; i < 1000; i++)
+		bm_stats_add(&b, (1ull << 63) + i);
+	for (uint64_t i = 0; i < 10000; i++)
+		bm_stats_add(&a, 1000 + i);
+	bm_stats_merge(&a, &b);
+	BM_CHECK(ref_same_bins(&a, &s));
+}
+
+/* Past BM_STATS_U16_MAX_N samples the counts become 32-bit: the switch happens at the same n
+ * whatever the order, and merging two states that are each below it crosses it exactly. */
+static void t_widen(void)
+{
+	static struct bm_stats s, a, b;
+	struct bm_stats_report r, r2;
+	uint64_t n = BM_STATS_U16_MAX_N + 1000, st = 77;
+	bm_stats_init(&s);
+	bm_stats_init(&a);
+	bm_stats_init(&b);
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t v = i % 7 ? 5000 + ref_rng(&st) % 40 : 1000000 + i; /* 40 bins past 65,535 */
+		bm_stats_add(&s, v);
+		bm_stats_add(i & 1 ? &a : &b, v);
+		if (i == BM_STATS_U16_MAX_N - 1)
+			BM_CHECK(!s.wide);
+	}
+	BM_CHECK(s.wide && !a.wide && !b.wide);
+	bm_stats_merge(&a, &b);
+	BM_CHECK(a.wide);
+	BM_CHECK(ref_same_bins(&a, &s));
+	bm_stats_report(&s, 1, &r);
+	bm_stats_report(&a, 1, &r2);
+	BM_CHECK(memcmp(&r, &r2, sizeof r) == 0);
+	BM_CHECK_EQ_U64(r.n, n);
+	BM_CHECK_EQ_U64(r.bins_per_octave, 23);
+	BM_CHECK(!(r.flags & BM_STATS_F_BIN_SATURATED));
+	BM_CHECK(r.p50.bound_ppm <= 15817);
+	uint64_t tot = s.heap_len;
+	for (unsigned i = 0; i < BM_STATS_SLOTS16 / 2; i++)
+		tot += s.bins.c32[i];
+	BM_CHECK_EQ_U64(tot, n);
 }
 
 static const struct bm_test_case cases[] = {
 	BM_TEST_CASE(t_empty), BM_TEST_CASE(t_mul64), BM_TEST_CASE(t_variance_cancellation),
-	BM_TEST_CASE(t_ci95), BM_TEST_CASE(t_coarsen),
+	BM_TEST_CASE(t_ci95), BM_TEST_CASE(t_coarsen), BM_TEST_CASE(t_widen),
 	BM_TEST_CASE(t_dist_0), BM_TEST_CASE(t_dist_1), BM_TEST_CASE(t_dist_2), BM_TEST_CASE(t_dist_3),
 	BM_TEST_CASE(t_dist_4), BM_TEST_CASE(t_dist_5), BM_TEST_CASE(t_dist_6), BM_TEST_CASE(t_dist_7),
 	BM_TEST_CASE(t_dist_8), BM_TEST_CASE(t_dist_9), BM_TEST_CASE(t_dist_10), BM_TEST_CASE(t_dist_11),

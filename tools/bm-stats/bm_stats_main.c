@@ -169,7 +169,9 @@ static void human(const char *name, const struct bm_stats_report *r)
 	bm_fmt_milli(a, r->filtered_mean_milli, 3);
 	printf("; mean inside %s%s\n", a, r->filtered_mean_exact ? "" : " (approx.)");
 	if (r->flags & BM_STATS_F_COARSENED)
-		printf("  note: wide range, histogram resolution lowered to %u sub-bits\n", r->sub_bits);
+		printf("  note: some samples lie far below the largest (or N > %llu): held at reduced\n"
+		       "        resolution; the bounds above say how much (%u bins per octave at the top)\n",
+		       (unsigned long long)BM_STATS_U16_MAX_N, r->bins_per_octave);
 	if (r->flags & (BM_STATS_F_SUM_SATURATED | BM_STATS_F_BIN_SATURATED))
 		printf("  note: a counter saturated (more than 2^32 samples in one bin?)\n");
 }
@@ -242,7 +244,7 @@ int main(int argc, char **argv)
 		rc = read_input(f, files[i]);
 		fclose(f);
 	}
-	if (!rc && stats.n == 0)
+	if (!rc && bm_stats_count(&stats) == 0)
 		rc = fail(nfiles == 1 ? files[0] : nfiles ? "input" : "stdin", 0, "no samples (empty input)");
 	if (rc) {
 		free(files);

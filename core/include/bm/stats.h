@@ -10,43 +10,55 @@
 
 #include "bm/u128.h"
 
-/* Geometry, fixed at compile time. See docs/statistics.md for the error bounds they give.
- * Default: 2^6 sub-bins per octave (bin error <= 0.78%), a 356-bin window (5.5 octaves at m=6,
- * 11.1 at m=5, 22 at m=4, 44 at m=3), K=64 exact tail: sizeof(struct bm_stats) = 2,032 B on
- * 64-bit cores, 2,016 B on 32-bit ones. */
-#ifndef BM_STATS_SUB_BITS
-#define BM_STATS_SUB_BITS 6   /* 2^m sub-bins per octave at full resolution (m, 1..7) */
-#endif
-#ifndef BM_STATS_BINS
-#define BM_STATS_BINS 356     /* histogram window, in bins (130..65534) */
-#endif
+/* Geometry, fixed at compile time (docs/statistics.md has the figures). The histogram is anchored
+ * at its top octave (the largest sample outside the exact tail): every octave [2^e, 2^(e+1)) is
+ * cut into 46 quasi-geometric bins (relative error <= 0.80%) for the 13 octaves below and
+ * including the top, 23 bins (<= 1.59%) for the next one, 6 bins for two more, one bin per octave
+ * beyond (a sample that far below costs resolution; the record says so). Counts are 16-bit with
+ * a spill table for the few bins that pass 65,535; beyond BM_STATS_U16_MAX_N samples the state
+ * switches to 32-bit counts and 23 bins per octave (<= 1.59%) for 12 octaves. */
 #ifndef BM_STATS_TOPK
 #define BM_STATS_TOPK 64      /* exact tail: the K largest samples (1..65535) */
 #endif
 
+#define BM_STATS_SPILL 16     /* 16-bit bins that may hold more than 65,535 */
+#define BM_STATS_SLOTS16 682  /* bins of the 16-bit layout (see geo[] in bm_stats.c) */
+/* Most samples the 16-bit layout holds: no more than BM_STATS_SPILL of its bins can then pass
+ * 65,535, whatever the data. */
+#define BM_STATS_U16_MAX_N ((BM_STATS_SPILL + 1) * 65536ull - 1)
+
 /* One statistics state. Treat as opaque; the size is what a tracked benchmark costs in RAM.
  * The K largest samples live in the heap only; every other sample is counted in the histogram
- * (so one huge outlier never costs histogram range). The histogram geometry (sub_bits, base)
- * is a pure function of the range of the samples it holds: any order gives the same bins. */
+ * (so a few huge outliers never cost histogram resolution). The histogram's layout is a pure
+ * function of its top octave and of n: any order of the same samples gives the same bins. */
 struct bm_stats {
-	uint64_t n;               /* samples added */
+	/* read by the insert fast path first (small offsets) */
+	uint64_t fast_gate;       /* samples >= this take the slow path (heap, empty, 32-bit, ...) */
+	uint64_t fast_left;       /* inserts the fast path may still take; n counts them already */
+	uint64_t n;               /* samples added, plus fast_left (see bm_stats_count) */
 	uint64_t min, max;        /* exact extremes (valid when n > 0) */
-	struct bm_u128 sum;       /* sum of x (exact; saturates, flagged) */
-	struct bm_u128 sum_sq_lo; /* sum of x^2, low 128 bits */
-	uint64_t sum_sq_hi;       /* sum of x^2, bits 128..191 (exact; saturates, flagged) */
-	uint64_t heap_gate;       /* samples >= this go to the heap (derived from the heap) */
-	uint32_t flags;           /* BM_STATS_F_* */
-	uint8_t sub_bits;         /* current resolution m (drops when the range needs it) */
-	uint8_t fast_s0;          /* fast path (no effect on results): octave of the window's base */
-	uint8_t fast_shift;       /*   and sub_bits + fast_s0 (see fast_reset in bm_stats.c) */
+	struct bm_u128 sum;       /* sum of x (exact) */
+	uint64_t sq_lo, sq_mid;   /* sum of x^2 = sq_lo + 2^64 sq_mid + 2^127 sq_top (exact; */
+	uint64_t sq_top;          /*   sq_mid < 2^63 after every slow path, see sq_add) */
+	uint16_t fast_off;        /* fast path: bin of the fast window's lowest octave */
+	uint16_t fast_lim;        /*   its octave span: 1 <= v >> fast_lo <= fast_lim */
+	uint8_t fast_lo, fast_k;  /*   its lowest octave, and 63 - fast_lo */
+	uint8_t e_top;            /* octave of the largest histogram sample; 0xff: histogram empty */
+	uint8_t wide;             /* 0: 16-bit counts, 1: 32-bit counts (n > BM_STATS_U16_MAX_N) */
 	uint16_t heap_len;        /* samples held in the top-K heap */
-	uint16_t base;            /* histogram index of bins[0] (= lowest occupied bin); 0xffff: empty */
-	uint64_t heap[BM_STATS_TOPK];   /* min-heap of the K largest samples */
-	uint32_t bins[BM_STATS_BINS];   /* histogram counts; a bin saturating sets a flag */
+	uint8_t spill_len;        /* spill entries in use */
+	uint8_t flags;            /* BM_STATS_F_* */
+	uint16_t spill_bin[BM_STATS_SPILL]; /* 16-bit layout: bin index ... */
+	uint16_t spill_hi[BM_STATS_SPILL];  /*   ... and its count >> 16 */
+	uint64_t heap[BM_STATS_TOPK];       /* min-heap of the K largest samples */
+	union {
+		uint16_t c16[BM_STATS_SLOTS16];
+		uint32_t c32[BM_STATS_SLOTS16 / 2];
+	} bins;
 };
 
 #define BM_STATS_F_SUM_SATURATED   0x1u  /* sum or sum of squares hit its ceiling */
-#define BM_STATS_F_COARSENED       0x2u  /* resolution was lowered to keep every sample */
+#define BM_STATS_F_COARSENED       0x2u  /* report: some samples are held below full resolution */
 #define BM_STATS_F_BIN_SATURATED   0x4u  /* a histogram bin count hit 2^32-1 */
 
 /* One quantile answer. Values are divided by the report divisor and scaled by 1000. */
@@ -73,13 +85,19 @@ struct bm_stats_report {
 	uint64_t filtered_mean_milli;
 	uint64_t outliers_uncertain; /* samples in histogram bins that straddle a fence (0: counts exact) */
 	bool filtered_mean_exact; /* true: no outlier had to be estimated from a histogram bin */
-	uint8_t sub_bits;         /* resolution in force at report time */
+	uint8_t bins_per_octave;  /* resolution at the top of the histogram: 46, or 23 when wide */
 	uint32_t flags;           /* BM_STATS_F_* */
 };
 
 struct bm_record;
 
 void bm_stats_init(struct bm_stats *s);
+
+/* Samples added so far. */
+static inline uint64_t bm_stats_count(const struct bm_stats *s)
+{
+	return s->n - s->fast_left;
+}
 
 /* Add one sample. No floating point, no division; cost is measured by benchmarks/kit_stats.c. */
 void bm_stats_add(struct bm_stats *s, uint64_t value);
@@ -100,7 +118,7 @@ void bm_stats_bin_range(const struct bm_stats *s, uint64_t value, uint64_t *lo, 
 
 /* Writes every statistics key of a result record, from "n" onward (core/stats/bm_stats_record.c):
  * "n","min","p50","p90","p99","p999","max","mean","stddev","cv_ppm","ci95","bound_ppm":{..},
- * "tukey":{..},"flags":{..},"sub_bits". Firmware and bm-stats print identical keys. */
+ * "tukey":{..},"flags":{..},"bins_per_octave". Firmware and bm-stats print identical keys. */
 void bm_stats_record_fields(struct bm_record *r, const struct bm_stats_report *rep);
 
 #endif /* BM_STATS_H */
