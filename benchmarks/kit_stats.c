@@ -35,8 +35,8 @@ static int kit_setup(enum kit_shape shape)
 		case SHAPE_ASCENDING:
 			kit_vals[i] = 1000 + (uint64_t)i * 37;
 			break;
-		case SHAPE_OUTLIERS: /* 1 in 8 is an interrupt-sized spike: 2x to 4096x the bulk */
-			kit_vals[i] = (1000 + (x & 63)) << ((x & 7) == 0 ? 1 + (x >> 8) % 12 : 0);
+		case SHAPE_OUTLIERS: /* 1 in 8 is an interrupt-sized spike: 2x to 2048x the bulk */
+			kit_vals[i] = (1000 + (x & 63)) << ((x & 7) == 0 ? 1 + (x >> 8) % 11 : 0);
 			break;
 		case SHAPE_FAR: /* 1 in 8 is anywhere up to 2^63 */
 			kit_vals[i] = (x & 7) == 0 ? ((uint64_t)(x | 1) << ((x >> 8) & 31)) : 1000 + (x & 63);
