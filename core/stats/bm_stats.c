@@ -101,19 +101,30 @@ static inline unsigned fine_of(uint64_t v, unsigned e)
 	return bm_st_tab[256 + ((v << (63 - e)) >> GRID_SHIFT) - GRID_LO];
 }
 
+/* Where octave e (<= top) lives under layout L: its first bin, and the shift that maps a fine
+ * bin (0..45) to its bin within the octave. Deep octaves have one bin (shift 6: 45 >> 6 = 0). */
+static unsigned block_of(const struct layout *L, unsigned top, unsigned e, unsigned *shift)
+{
+	unsigned d = top - e;
+	for (unsigned i = 0; i < L->nbands; i++) {
+		const struct band *b = &L->band[i];
+		if (d < b->octaves) {
+			*shift = b->shift;
+			return b->start + (b->octaves - 1 - d) * b->per_octave;
+		}
+		d -= b->octaves;
+	}
+	*shift = 6;
+	return 1 + e;
+}
+
 /* Histogram bin of v under layout L with top octave top (v's octave must be <= top). */
 static unsigned bin_of(const struct layout *L, unsigned top, uint64_t v)
 {
 	if (!v)
 		return 0;
-	unsigned e = msb64(v), d = top - e;
-	for (unsigned i = 0; i < L->nbands; i++) {
-		const struct band *b = &L->band[i];
-		if (d < b->octaves)
-			return b->start + (b->octaves - 1 - d) * b->per_octave + (fine_of(v, e) >> b->shift);
-		d -= b->octaves;
-	}
-	return 1 + e;
+	unsigned e = msb64(v), sh, start = block_of(L, top, e, &sh);
+	return start + (fine_of(v, e) >> sh);
 }
 
 /* Values [lo, hi] of grid steps [ta, tb) in octave e. */
@@ -222,23 +233,6 @@ static void count_add(struct bm_stats *s, unsigned i, uint64_t c)
 }
 
 /* ---- layout changes -------------------------------------------------------------------------- */
-
-/* Where octave e (<= top) lives under layout L: its first bin, and the shift that maps a fine
- * bin (0..45) to its bin within the octave. Deep octaves have one bin (shift 6: 45 >> 6 = 0). */
-static unsigned block_of(const struct layout *L, unsigned top, unsigned e, unsigned *shift)
-{
-	unsigned d = top - e;
-	for (unsigned i = 0; i < L->nbands; i++) {
-		const struct band *b = &L->band[i];
-		if (d < b->octaves) {
-			*shift = b->shift;
-			return b->start + (b->octaves - 1 - d) * b->per_octave;
-		}
-		d -= b->octaves;
-	}
-	*shift = 6;
-	return 1 + e;
-}
 
 /* Move every bin from layout `from` (top octave from_top) to layout `to` (top to_top >= from_top,
  * `to` no finer anywhere), in the current storage, one octave at a time: bin k of an octave
