@@ -160,7 +160,7 @@ static uint32_t band_limit_ppm(const struct bm_stats *s, int depth)
 	if (!s->wide && depth <= 12)
 		return 7979;
 	if ((!s->wide && depth == 13) || (s->wide && depth <= 11))
-		return 15817;
+		return 15818;
 	return UINT32_MAX;
 }
 
