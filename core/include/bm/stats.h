@@ -42,7 +42,7 @@ struct bm_stats {
 	uint64_t sq_top;          /*   sq_mid < 2^63 after every slow path, see sq_add) */
 	uint16_t fast_off;        /* fast path: bin of the fast window's lowest octave */
 	uint16_t fast_lim;        /*   its octave span: 1 <= v >> fast_lo <= fast_lim */
-	uint8_t fast_lo, fast_k;  /*   its lowest octave, and 63 - fast_lo */
+	uint8_t fast_lo, fast_k;  /*   its lowest octave, and 63 - fast_lo (stored: saves the insert a subtraction) */
 	uint8_t e_top;            /* octave of the largest histogram sample; 0xff: histogram empty */
 	uint8_t wide;             /* 0: 16-bit counts, 1: 32-bit counts (n > BM_STATS_U16_MAX_N) */
 	uint16_t heap_len;        /* samples held in the top-K heap */
