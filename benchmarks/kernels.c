@@ -41,6 +41,7 @@ static int crc_verify(void)
 	return crc_result == crc_expected ? 0 : -1;
 }
 
+BM_SCRATCH(crc32, 256 * 4 + CRC_BYTES + 8);
 BM_BENCHMARK(crc32, crc_verify, .setup = crc_setup, .bytes = CRC_BYTES)
 {
 	uint32_t c = 0xffffffffu;
@@ -75,6 +76,7 @@ static int copy_verify(void)
 	return 0;
 }
 
+BM_SCRATCH(memcpy_4k, 2 * COPY_BYTES + 64);
 BM_BENCHMARK(memcpy_4k, copy_verify, .setup = copy_setup, .bytes = COPY_BYTES)
 {
 	/* A call to the C library's memcpy (core/libc/none.c's byte loop with BM_LIBC=none). */
@@ -124,6 +126,7 @@ static int mat_verify(void)
 	return s == mat_expected && c00 == mat_c[0][0] ? 0 : -1;
 }
 
+BM_SCRATCH(matmul_16, 3 * 4 * MAT_N * MAT_N + 16);
 BM_BENCHMARK(matmul_16, mat_verify, .setup = mat_setup)
 {
 	for (uint32_t i = 0; i < MAT_N; i++)

@@ -7,6 +7,7 @@
 #include "bm/stats.h"
 
 #define KIT_VALUES 256u
+#define KIT_SCRATCH (sizeof(struct bm_stats) + KIT_VALUES * 8 + 16)
 
 static struct bm_stats *kit_st;
 static uint64_t *kit_vals;
@@ -82,26 +83,31 @@ static int fetch_verify(void)
 	return kit_idx > 0 ? 0 : -1;
 }
 
+BM_SCRATCH(stats_add_random, KIT_SCRATCH);
 BM_BENCHMARK(stats_add_random, kit_verify, .setup = setup_random, .max_iters = 1)
 {
 	bm_stats_add(kit_st, kit_vals[kit_idx++ % KIT_VALUES]);
 }
 
+BM_SCRATCH(stats_add_ascending, KIT_SCRATCH);
 BM_BENCHMARK(stats_add_ascending, kit_verify, .setup = setup_ascending, .max_iters = 1)
 {
 	bm_stats_add(kit_st, kit_vals[kit_idx++ % KIT_VALUES]);
 }
 
+BM_SCRATCH(stats_add_outliers, KIT_SCRATCH);
 BM_BENCHMARK(stats_add_outliers, kit_verify, .setup = setup_outliers, .max_iters = 1)
 {
 	bm_stats_add(kit_st, kit_vals[kit_idx++ % KIT_VALUES]);
 }
 
+BM_SCRATCH(stats_add_far_outliers, KIT_SCRATCH);
 BM_BENCHMARK(stats_add_far_outliers, kit_verify, .setup = setup_far, .max_iters = 1)
 {
 	bm_stats_add(kit_st, kit_vals[kit_idx++ % KIT_VALUES]);
 }
 
+BM_SCRATCH(stats_fetch_only, KIT_SCRATCH);
 BM_BENCHMARK(stats_fetch_only, fetch_verify, .setup = setup_random, .max_iters = 1)
 {
 	kit_sink = kit_vals[kit_idx++ % KIT_VALUES];

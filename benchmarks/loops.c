@@ -30,6 +30,7 @@ static int sums_verify(void)
 	return sum_a == 7 * n * (n - 1) / 2 + 3 * n && sum_b == 5 * n * (n - 1) / 2 + n ? 0 : -1;
 }
 
+BM_SCRATCH(sum_two_loops, 2 * 4 * SUM_N + 8);
 BM_BENCHMARK(sum_two_loops, sums_verify, .setup = sums_setup, .bytes = 2 * SUM_N * 4)
 {
 	uint32_t sa = 0, sb = 0;
@@ -43,6 +44,7 @@ BM_BENCHMARK(sum_two_loops, sums_verify, .setup = sums_setup, .bytes = 2 * SUM_N
 	bm_clobber_memory();
 }
 
+BM_SCRATCH(sum_merged_loop, 2 * 4 * SUM_N + 8);
 BM_BENCHMARK(sum_merged_loop, sums_verify, .setup = sums_setup, .bytes = 2 * SUM_N * 4)
 {
 	uint32_t sa = 0, sb = 0;
@@ -101,6 +103,7 @@ static int walk_verify(void)
 	return walk_sum == WALK_N * (WALK_N - 1) / 2 ? 0 : -1;
 }
 
+BM_SCRATCH(array_walk, 4 * WALK_N);
 BM_BENCHMARK(array_walk, walk_verify, .setup = array_setup, .bytes = WALK_N * 4)
 {
 	uint32_t s = 0;
@@ -110,6 +113,7 @@ BM_BENCHMARK(array_walk, walk_verify, .setup = array_setup, .bytes = WALK_N * 4)
 	bm_clobber_memory();
 }
 
+BM_SCRATCH(list_walk, WALK_N * sizeof(struct node));
 BM_BENCHMARK(list_walk, walk_verify, .setup = list_setup)
 {
 	uint32_t s = 0;

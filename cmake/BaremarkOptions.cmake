@@ -1,28 +1,74 @@
-# User-facing options, validated here so a typo gets a clear message instead of a broken build.
-set(BM_LIBC "picolibc" CACHE STRING "C library for firmware: picolibc or none (the core needs none)")
-set_property(CACHE BM_LIBC PROPERTY STRINGS picolibc none)
-option(BM_QEMU_ICOUNT "Run QEMU deterministically (-icount shift=0): cycles = instructions, repeatable" OFF)
+# User-facing options, validated here so a typo gets a clear message naming the option instead
+# of a broken build or a silently different one.
+include_guard(GLOBAL)
+
+set(BM_LIBC "" CACHE STRING "C library for firmware: picolibc, newlib or none (empty: the board's default)")
+set_property(CACHE BM_LIBC PROPERTY STRINGS "" picolibc newlib none)
+set(BM_OPT "-O2" CACHE STRING "Optimisation flag of the kit and the benchmarks (-O0..-O3, -Os, -Oz, -Og, -Ofast)")
+set(BM_QEMU_ICOUNT ON CACHE STRING "Run QEMU deterministically (-icount shift=0,sleep=off): cycles = instructions")
+set(BM_FOR_HARDWARE OFF CACHE STRING "Build for the real board, not its QEMU model (records say built_for=hardware)")
 set(BM_SAMPLES 1000 CACHE STRING "Timed batches per benchmark")
 set(BM_MIN_BATCH_CYCLES 2000 CACHE STRING "Calibration: a timed batch lasts at least this many cycles")
 set(BM_QEMU_TIMEOUT 120 CACHE STRING "Seconds a QEMU run may take before the runner kills it")
+set(BM_LABEL "" CACHE STRING "A label for this build, printed in the meta record (e.g. gcc12-O2)")
+set(BM_SELECT "" CACHE STRING "Regular expression (Python re.search): the benchmarks an image contains (empty: all)")
+set(BM_BENCHMARK_DIRS "" CACHE STRING "Folders of your own benchmarks, searched recursively for .c files")
+set(BM_THIRD_PARTY_DIRS "" CACHE STRING "Folders of benchmark code you do not own: built without -Werror")
+set(BM_WARN_FLAGS "-Wall;-Wextra;-Werror" CACHE STRING "Warning flags for your own benchmark sources")
 
-if(NOT BM_LIBC MATCHES "^(picolibc|none)$")
-  message(FATAL_ERROR "BM_LIBC='${BM_LIBC}' is not supported: use picolibc or none.")
+# Booleans: CMake's own truth values only, so "maybe" or "yes please" is refused, not read as OFF.
+foreach(_opt BM_QEMU_ICOUNT BM_FOR_HARDWARE)
+  string(TOUPPER "${${_opt}}" _v)
+  if(NOT _v MATCHES "^(ON|OFF|TRUE|FALSE|YES|NO|Y|N|1|0)$")
+    message(FATAL_ERROR "${_opt}='${${_opt}}' is not a boolean: use ON or OFF.")
+  endif()
+endforeach()
+if(NOT BM_LIBC MATCHES "^(|picolibc|newlib|none)$")
+  message(FATAL_ERROR "BM_LIBC='${BM_LIBC}' is not supported: use picolibc, newlib or none.")
+endif()
+if(NOT BM_OPT MATCHES "^-O([0-3sgz]|fast)?$")
+  message(FATAL_ERROR "BM_OPT='${BM_OPT}' is not an optimisation flag: use -O0, -O1, -O2, -O3, -Os, -Oz, -Og or -Ofast "
+                      "(other flags go in CMAKE_C_FLAGS).")
 endif()
 foreach(_opt BM_SAMPLES BM_MIN_BATCH_CYCLES BM_QEMU_TIMEOUT)
   if(NOT ${_opt} MATCHES "^[1-9][0-9]*$")
     message(FATAL_ERROR "${_opt}='${${_opt}}' must be a positive whole number.")
   endif()
 endforeach()
-if(BM_SAMPLES GREATER 100000000)
-  message(FATAL_ERROR "BM_SAMPLES=${BM_SAMPLES} is too large (at most 100000000).")
+# Bounds: what the harness holds (u32 samples; a batch target the calibration can reach in u32
+# repeats) and what a QEMU run can finish before its timeout.
+if(BM_SAMPLES GREATER 10000000)
+  message(FATAL_ERROR "BM_SAMPLES=${BM_SAMPLES} is too large (at most 10000000).")
 endif()
-
-# Warnings are errors on every toolchain.
-set(BM_WARN_FLAGS -Wall -Wextra -Werror)
-
-if(NOT CMAKE_BUILD_TYPE)
-  set(CMAKE_BUILD_TYPE Release CACHE STRING "Build type" FORCE)
+string(LENGTH "${BM_MIN_BATCH_CYCLES}" _len)
+if(_len GREATER 12 OR BM_MIN_BATCH_CYCLES GREATER 100000000000)
+  message(FATAL_ERROR "BM_MIN_BATCH_CYCLES=${BM_MIN_BATCH_CYCLES} is too large (at most 100000000000).")
 endif()
+if(BM_QEMU_TIMEOUT GREATER 86400)
+  message(FATAL_ERROR "BM_QEMU_TIMEOUT=${BM_QEMU_TIMEOUT} is too large (at most 86400 s).")
+endif()
+# Every benchmark runs at least samples x (warm-up + samples) batches of min_batch_cycles; under
+# deterministic QEMU one cycle is one instruction, and QEMU runs a few hundred million per second.
+math(EXPR _bm_min_insns "${BM_SAMPLES} * ${BM_MIN_BATCH_CYCLES} / 1000000")
+math(EXPR _bm_budget "${BM_QEMU_TIMEOUT} * 100")
+if(_bm_min_insns GREATER _bm_budget)
+  message(FATAL_ERROR "BM_SAMPLES=${BM_SAMPLES} x BM_MIN_BATCH_CYCLES=${BM_MIN_BATCH_CYCLES} is at least "
+                      "${_bm_min_insns} million cycles per benchmark, more than QEMU runs in BM_QEMU_TIMEOUT="
+                      "${BM_QEMU_TIMEOUT} s: lower one, or raise BM_QEMU_TIMEOUT.")
+endif()
+# The label goes into a C string and a JSON string: a small, safe alphabet.
+if(NOT BM_LABEL MATCHES "^[-A-Za-z0-9_.,:+=/@ ]*$")
+  message(FATAL_ERROR "BM_LABEL='${BM_LABEL}': use letters, digits, space and -_.,:+=/@ only.")
+endif()
+foreach(_d ${BM_BENCHMARK_DIRS} ${BM_THIRD_PARTY_DIRS})
+  get_filename_component(_abs "${_d}" ABSOLUTE BASE_DIR ${CMAKE_SOURCE_DIR})
+  if(NOT IS_DIRECTORY "${_abs}")
+    message(FATAL_ERROR "BM_BENCHMARK_DIRS/BM_THIRD_PARTY_DIRS: '${_d}' is not a folder "
+                        "(absolute, or relative to ${CMAKE_SOURCE_DIR}).")
+  endif()
+endforeach()
+
+# Warnings are errors on the kit's own code, on every toolchain.
+set(BM_KIT_WARN_FLAGS -Wall -Wextra -Werror)
 # Host builds (unit tests, tools) run under AddressSanitizer and UBSan.
 set(BM_HOST_SAN_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)

@@ -2,9 +2,8 @@
  * batch lasts BM_MIN_BATCH_CYCLES), warm-up until the rolling CV settles, verification, timed
  * samples with the counter overhead subtracted, verification again, teardown. Nothing here
  * runs inside a timed region except the generated batch functions. */
-#include "bm/board.h"
 #include "bm/harness_internal.h"
-#include "bm/u128.h"
+#include "bm/wide.h"
 
 #define WARMUP_WINDOW 8u
 #define OVERHEAD_PROBES 1024u
@@ -23,6 +22,8 @@ void bm_config_defaults(struct bm_config *cfg)
 	cfg->warmup_max = 256;
 	cfg->warmup_cv_ppm = 20000; /* 2% */
 	cfg->min_batch_cycles = BM_MIN_BATCH_CYCLES;
+	cfg->min_batch_ns = 0;
+	cfg->min_batch_reads = 0;
 	cfg->max_iters = 1u << 20;
 	cfg->format = BM_FORMAT_TABLE | BM_FORMAT_RECORDS;
 	cfg->select = 0;
@@ -67,7 +68,8 @@ void bm_estimate_clock(struct bm_clock *clk)
 	clk->cycle_hz = 0;
 	clk->window_ticks = 0;
 	clk->cycles_advance = 1;
-	if (!bm_board_has_timer()) {
+	const struct bm_timer *timer = bm_port_timer();
+	if (!timer) {
 		struct arch_snap a, b;
 		arch_snap_begin(&a);
 		for (volatile int i = 0; i < 1000; i++)
@@ -77,22 +79,22 @@ void bm_estimate_clock(struct bm_clock *clk)
 		return;
 	}
 	/* 10 ms of timer time, starting on a tick edge so the count is not short by up to a tick. */
-	uint64_t window = board_desc.timer_hz / 100;
+	uint64_t window = timer->hz / 100;
 	if (window == 0)
 		window = 1;
-	uint64_t t0 = bm_board_timer_ticks(), t1;
-	while ((t1 = bm_board_timer_ticks()) == t0)
+	uint64_t t0 = timer->read(timer), t1;
+	while ((t1 = timer->read(timer)) == t0)
 		;
 	struct arch_snap c0, c1;
 	arch_snap_begin(&c0);
 	uint64_t t2;
-	while ((t2 = bm_board_timer_ticks()) - t1 < window)
+	while ((t2 = timer->read(timer)) - t1 < window)
 		;
 	arch_snap_end(&c1);
 	uint64_t cycles = c1.cycles - c0.cycles;
 	clk->window_ticks = t2 - t1;
 	clk->cycles_advance = cycles != 0;
-	clk->cycle_hz = bm_muldiv64(cycles, board_desc.timer_hz, clk->window_ticks);
+	clk->cycle_hz = bm_muldiv64(cycles, timer->hz, clk->window_ticks);
 }
 
 static uint64_t isqrt64(uint64_t v)
@@ -145,10 +147,11 @@ static uint64_t run_batch(const struct bm_bench *b, uint32_t iters, const struct
 	return net;
 }
 
-static void fail(struct bm_bench_result *res, const char *why)
+static void fail(struct bm_bench_result *res, const char *why, const char *phase)
 {
 	res->ok = 0;
 	res->reason = why;
+	res->phase = phase;
 }
 
 void bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
@@ -159,11 +162,11 @@ void bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const str
 	bm_stats_init(st);
 	bm_scratch_reset();
 	if (!b->verify) {
-		fail(res, "no verify step");
+		fail(res, "no verify step", "setup");
 		return;
 	}
 	if (b->setup && b->setup() != 0) {
-		fail(res, "setup failed");
+		fail(res, "setup failed", "setup");
 		return;
 	}
 
@@ -202,11 +205,12 @@ void bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const str
 	res->warmup_batches = n;
 	/* Where the counter is not the core clock, measure the ratio now, per benchmark, so a
 	 * frequency change during the run shows up in the figures of the benchmark it hit. */
-	if (arch_core_per_tick_ppm)
-		res->core_per_tick_ppm = arch_core_per_tick_ppm();
+	const struct arch_info *ai = arch_get_info();
+	if (ai->core_per_tick_ppm)
+		res->core_per_tick_ppm = ai->core_per_tick_ppm();
 
 	if (b->verify() != 0) {
-		fail(res, "verify failed");
+		fail(res, "verify failed (after warm-up)", "verify");
 		goto out;
 	}
 
@@ -219,7 +223,7 @@ void bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const str
 	}
 	/* The workload must still be right after the timed runs, or no number is reported. */
 	if (b->verify() != 0) {
-		fail(res, "verify failed");
+		fail(res, "verify failed (after the timed samples)", "verify");
 		goto out;
 	}
 

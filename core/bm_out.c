@@ -2,12 +2,16 @@
  * call, which is fine here: this is report time, never inside a timed region. */
 #include "bm/out.h"
 
-#include "bm/board.h"
+#include "bm/port.h"
 
-/* Line endings are the board's business (a UART driver sends CR LF, a hosted board LF). */
+/* Line endings are decided here, once: a serial line gets CR LF, a console that says lf_only
+ * (a file or a pipe) gets LF. */
 void bm_out_char(char c)
 {
-	bm_board_putc(c);
+	const struct bm_console *con = board_desc.console;
+	if (c == '\n' && con && !con->lf_only)
+		bm_port_putc('\r');
+	bm_port_putc(c);
 }
 
 void bm_out_str(const char *s)

@@ -46,14 +46,21 @@ static void key(struct bm_record *r, const char *k)
 	r->need_comma = 1;
 }
 
-void bm_rec_begin(struct bm_record *r, const char *type, uint32_t seq)
+static uint32_t next_seq;
+
+void bm_rec_begin(struct bm_record *r, const char *type)
 {
+	const char *m = "meta", *t = type;
+	while (*m && *m == *t)
+		m++, t++;
+	if (*m == *t) /* a meta record starts a boot */
+		next_seq = 0;
 	r->crc = 0;
 	r->need_comma = 0;
 	put(r, '{');
 	bm_rec_str(r, "type", type);
 	bm_rec_u64(r, "format", BM_RECORD_FORMAT);
-	bm_rec_u64(r, "seq", seq);
+	bm_rec_u64(r, "seq", next_seq++);
 }
 
 void bm_rec_str(struct bm_record *r, const char *k, const char *value)

@@ -1,13 +1,12 @@
-/* Scratch memory shared by benchmarks, which run one at a time: a bump allocator over one
- * board-sized array, reset before each benchmark's setup. Fixed memory, no malloc. */
+/* Scratch memory shared by benchmarks, which run one at a time: a bump allocator over one region,
+ * reset before each benchmark's setup. The region is as large as the largest BM_SCRATCH a linked
+ * benchmark declares (tools/bm-link sizes it; the linker script or the hosted registry script
+ * places it), so an image pays only for what its selection uses. Fixed memory, no malloc. */
 #include "bm/bench.h"
 #include "bm/harness_internal.h"
 
-#ifndef BM_SCRATCH_BYTES
-#define BM_SCRATCH_BYTES 16384
-#endif
+extern uint8_t __bm_scratch_start[], __bm_scratch_end[];
 
-static uint8_t scratch[BM_SCRATCH_BYTES] __attribute__((aligned(64)));
 static size_t scratch_used;
 
 void bm_scratch_reset(void)
@@ -17,18 +16,19 @@ void bm_scratch_reset(void)
 
 size_t bm_scratch_size(void)
 {
-	return sizeof scratch;
+	return (size_t)(__bm_scratch_end - __bm_scratch_start);
 }
 
 void *bm_scratch_alloc(size_t bytes, size_t align)
 {
+	size_t size = bm_scratch_size();
 	if (align == 0 || (align & (align - 1)) != 0 || align > 64)
 		return NULL;
 	size_t start = (scratch_used + align - 1) & ~(align - 1);
-	if (start > sizeof scratch || bytes > sizeof scratch - start)
+	if (start > size || bytes > size - start)
 		return NULL;
 	scratch_used = start + bytes;
-	return scratch + start;
+	return __bm_scratch_start + start;
 }
 
 /* The volatile read hides the value from the optimizer, so inputs built from it are not

@@ -4,20 +4,15 @@
  * a readable report (exception class in words, ELR, FAR) and a failed run. */
 #include <stdint.h>
 
-#include "arch/arch.h"
+#include "arch/devices.h"
 #include "arch/mmu.h"
-#include "bm/board.h"
 #include "bm/out.h"
-#include "bm/probe.h"
+#include "bm/port.h"
 
 /* Read by arch_snap_begin/end: 0 = PMCCNTR_EL0, 1 = CNTVCT_EL0. Not static: the snapshot asm
  * names it. */
 uint32_t arch_cycle_source;
 
-/* Set while a probe runs: an UNDEFINED (EC 0x00) exception then skips the 4-byte instruction and
- * records the fault instead of ending the run (e.g. a PMU a hypervisor hides from EL1). */
-volatile int bm_probe_active;
-volatile int bm_probe_faulted;
 static volatile int in_trap;
 
 /* Address of the semihosting HLT, so a board without a debugger halts quietly (semihost.S). */
@@ -87,10 +82,9 @@ uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far)
 	unsigned ec = (unsigned)(esr >> 26) & 0x3f;
 	int sync = (kind & 3) == 0;
 
-	if (sync && bm_probe_active && ec == EC_UNKNOWN) {
-		bm_probe_faulted = 1;
+	/* A probe (BM_PROBE) of a register a hypervisor may hide: skip the 4-byte instruction. */
+	if (sync && ec == EC_UNKNOWN && bm_probe_fault())
 		return elr + 4;
-	}
 	/* A semihosting call with no debugger attached (a real board): the end record is out,
 	 * nothing more to say. */
 	if (sync && ec == EC_UNKNOWN && elr == (uint64_t)(uintptr_t)arch_semihost_hlt)
@@ -124,19 +118,38 @@ uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far)
 	bm_board_exit(BM_EXIT_TRAP);
 }
 
-static struct bm_kv facts[12];
+const struct bm_exit arch_semihosting = {.name = "semihosting", .exit = arch_semihost_exit};
+
+static void generic_timer_init(struct bm_timer *t)
+{
+	t->hz = arch_cntfrq_hz();
+}
+
+static uint64_t generic_timer_read(const struct bm_timer *t)
+{
+	(void)t;
+	return arch_cntvct();
+}
+
+struct bm_timer arch_generic_timer = {
+	.name = "generic-timer CNTVCT_EL0",
+	.init = generic_timer_init,
+	.read = generic_timer_read,
+};
+
+static struct bm_kv facts[13]; /* the last stays {0, 0} */
 static struct arch_info info = {
 	.isa = "armv8-a (AArch64)",
 	.cycle_counter = "PMCCNTR_EL0",
 	.instret_counter = 0,
 	.facts = facts,
-	.n_facts = 0,
 };
 
 static void add_fact(const char *key, const char *value)
 {
-	if (info.n_facts < sizeof facts / sizeof facts[0])
-		facts[info.n_facts++] = (struct bm_kv){key, value};
+	static unsigned n;
+	if (n + 1 < sizeof facts / sizeof facts[0])
+		facts[n++] = (struct bm_kv){key, value};
 }
 
 static __attribute__((noreturn)) void config_error(const char *why)

@@ -1,7 +1,12 @@
 # AArch64: entry at EL3/EL2/EL1 dropping to EL1, exception vectors, MMU identity map, PMU and
-# generic-timer counters, semihosting exit. -mcpu comes from the board (BM_ARCH_FLAGS). The
-# toolchain is a Linux gcc: undo its defaults that make no sense on bare metal (PIE relocations,
-# LSE-probing outlined atomics that need getauxval, a build-id note), for every board of this arch.
+# generic-timer counters, semihosting exit. -mcpu comes from the board (BM_CPU_FLAGS). The
+# toolchain is Debian's Linux gcc used freestanding: undo its defaults that make no sense on bare
+# metal (PIE relocations, LSE-probing outlined atomics that need getauxval, a build-id note).
+set(BM_CROSS aarch64-linux-gnu-)
+set(BM_SYSTEM_PROCESSOR aarch64)
+set(BM_CROSS_PACKAGES "gcc-aarch64-linux-gnu picolibc-aarch64-linux-gnu")
+set(BM_PICOLIBC_TRIPLE aarch64-linux-gnu)
+set(BM_QEMU_PACKAGE qemu-system-arm)
 set(BM_ARCH_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/start.S
   ${CMAKE_CURRENT_LIST_DIR}/vectors.S
@@ -9,5 +14,8 @@ set(BM_ARCH_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/arch.c
   ${CMAKE_CURRENT_LIST_DIR}/mmu.c)
 set(BM_ARCH_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/include)
-list(APPEND BM_ARCH_FLAGS -fno-pie -mno-outline-atomics)
-list(APPEND BM_ARCH_LINK_FLAGS -static -no-pie -Wl,--build-id=none)
+set(BM_ARCH_FLAGS -fno-pie -mno-outline-atomics)
+set(BM_ARCH_LINK_FLAGS -static -no-pie -Wl,--build-id=none)
+macro(bm_arch_link_cpu_flags out)
+  set(${out} ${BM_CPU_FLAGS})
+endmacro()

@@ -6,6 +6,7 @@
 
 #include "arch/arch.h"
 #include "arch/mmu.h"
+#include "bm/port.h"
 
 #define BLOCK_SHIFT 21
 #define BLOCK_SIZE (1ull << BLOCK_SHIFT)
@@ -39,11 +40,11 @@ static uint64_t l2_tables[4][512] __attribute__((aligned(4096)));
 
 static uint64_t block_desc(uint64_t addr)
 {
-	for (unsigned i = 0; i < board_mem_map_len; i++) {
-		const struct arch_mem_region *r = &board_mem_map[i];
+	for (unsigned i = 0; i < board_desc.mem_map_len; i++) {
+		const struct bm_mem_region *r = &board_desc.mem_map[i];
 		if (addr < r->base || addr - r->base >= r->size)
 			continue;
-		if (r->type == ARCH_MEM_NORMAL)
+		if (r->type == BM_MEM_NORMAL)
 			return addr | DESC_BLOCK | DESC_ATTR(ATTR_NORMAL_WB) | DESC_SH_INNER | DESC_AF;
 		return addr | DESC_BLOCK | DESC_ATTR(ATTR_DEVICE_nGnRE) | DESC_AF | DESC_PXN | DESC_UXN;
 	}
@@ -52,8 +53,10 @@ static uint64_t block_desc(uint64_t addr)
 
 int arch_mmu_enable(void)
 {
-	for (unsigned i = 0; i < board_mem_map_len; i++) {
-		const struct arch_mem_region *r = &board_mem_map[i];
+	if (!board_desc.mem_map_len)
+		return -1;
+	for (unsigned i = 0; i < board_desc.mem_map_len; i++) {
+		const struct bm_mem_region *r = &board_desc.mem_map[i];
 		if ((r->base | r->size) & (BLOCK_SIZE - 1) || r->base >= VA_LIMIT ||
 		    r->size > VA_LIMIT - r->base)
 			return -1;

@@ -3,10 +3,9 @@
  * under the trap handler), and turn any other trap into a readable report and a failed run. */
 #include <stdint.h>
 
-#include "arch/arch.h"
-#include "bm/board.h"
+#include "arch/devices.h"
 #include "bm/out.h"
-#include "bm/probe.h"
+#include "bm/port.h"
 
 #if __riscv_xlen == 64
 #define ARCH_ISA_XLEN "rv64"
@@ -14,10 +13,6 @@
 #define ARCH_ISA_XLEN "rv32"
 #endif
 
-/* Set while a probe runs: an illegal-instruction trap then skips the 4-byte CSR instruction
- * and records the fault instead of ending the run. */
-volatile int bm_probe_active;
-volatile int bm_probe_faulted;
 static volatile int in_trap;
 
 /* Address of the semihosting ebreak, so a board without a debugger halts quietly (see semihost.S). */
@@ -52,10 +47,9 @@ unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long 
 	const unsigned long irq_bit = 1ul << (__riscv_xlen - 1);
 	unsigned long code = mcause & ~irq_bit;
 
-	if (bm_probe_active && mcause == 2) {
-		bm_probe_faulted = 1;
+	/* A probe of an optional CSR (BM_PROBE): skip the 4-byte instruction. */
+	if (mcause == 2 && bm_probe_fault())
 		return mepc + 4;
-	}
 	/* A semihosting call with no debugger attached (a real board): nothing more to say. */
 	if (mcause == 3 && mepc == (unsigned long)arch_semihost_ebreak)
 		halt_forever();
@@ -83,19 +77,21 @@ unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long 
 	bm_board_exit(BM_EXIT_TRAP);
 }
 
-static struct bm_kv facts[5];
+const struct bm_exit arch_semihosting = {.name = "semihosting", .exit = arch_semihost_exit};
+
+static struct bm_kv facts[6]; /* the last stays {0, 0} */
 static struct arch_info info = {
 	.isa = ARCH_ISA_XLEN "imac",
 	.cycle_counter = "cycle (rdcycle)",
 	.instret_counter = "instret (rdinstret)",
 	.facts = facts,
-	.n_facts = 0,
 };
 
 static void add_fact(const char *key, const char *value)
 {
-	if (info.n_facts < sizeof facts / sizeof facts[0])
-		facts[info.n_facts++] = (struct bm_kv){key, value};
+	static unsigned n;
+	if (n + 1 < sizeof facts / sizeof facts[0])
+		facts[n++] = (struct bm_kv){key, value};
 }
 
 void arch_init(void)

@@ -1,8 +1,19 @@
-# RISC-V: M-mode entry, trap vector, counter enabling, semihosting exit. -march/-mabi come
-# from the board (BM_ARCH_FLAGS); compile with _zicsr (gcc 12 needs it for csrr/csrw) but link
-# without it, or the multilib selection picks a hard-float library.
+# RISC-V: M-mode entry, trap vector, counter enabling, semihosting exit. The board's BM_CPU_FLAGS
+# carry -march/-mabi; compile with _zicsr (gcc 12 needs it for csrr/csrw) but link without it,
+# or the multilib selection picks a hard-float library. Read before project() (variables only).
+set(BM_CROSS riscv64-unknown-elf-)
+set(BM_SYSTEM_PROCESSOR riscv)
+set(BM_CROSS_PACKAGES "gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf")
+set(BM_PICOLIBC_TRIPLE riscv64-unknown-elf)
+set(BM_QEMU_PACKAGE qemu-system-misc)
 set(BM_ARCH_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/start.S
   ${CMAKE_CURRENT_LIST_DIR}/arch.c
   ${CMAKE_CURRENT_LIST_DIR}/semihost.S)
 set(BM_ARCH_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/include)
+set(BM_ARCH_FLAGS)
+set(BM_ARCH_LINK_FLAGS)
+# Link flags from the board's compile flags, without the _zicsr extension.
+macro(bm_arch_link_cpu_flags out)
+  string(REPLACE "_zicsr" "" ${out} "${BM_CPU_FLAGS}")
+endmacro()

@@ -3,23 +3,24 @@
  * a readable report (vector in words, error code, RIP) and a failed run. */
 #include <stdint.h>
 
-#include "arch/arch.h"
+#include "arch/devices.h"
 #include "arch/pio.h"
-#include "bm/board.h"
 #include "bm/out.h"
+#include "bm/port.h"
 
 uint8_t arch_x86_has_rdtscp;
 
-struct cpuid_regs {
-	uint32_t a, b, c, d;
-};
-
-static struct cpuid_regs cpuid(uint32_t leaf, uint32_t sub)
+static uint8_t pio_read(uintptr_t port)
 {
-	struct cpuid_regs r;
-	__asm__ volatile("cpuid" : "=a"(r.a), "=b"(r.b), "=c"(r.c), "=d"(r.d) : "a"(leaf), "c"(sub));
-	return r;
+	return arch_inb((uint16_t)port);
 }
+
+static void pio_write(uintptr_t port, uint8_t v)
+{
+	arch_outb((uint16_t)port, v);
+}
+
+const struct bm_io8 arch_pio8 = {pio_read, pio_write};
 
 static uint64_t rdtsc_fenced(void)
 {
@@ -103,7 +104,8 @@ static uint64_t pit_calibrate_tsc_hz(void)
  * parallel, so the chain's length in core cycles is known whatever the clock. */
 #define CHAIN_ADDS 8u
 
-uint64_t arch_x86_delay_loop_ticks(uint32_t core_cycles)
+/* TSC ticks for `core_cycles` core cycles of a dependent add chain, measured now. */
+static uint64_t delay_loop_ticks(uint32_t core_cycles)
 {
 	uint32_t n = core_cycles / CHAIN_ADDS;
 	if (n == 0)
@@ -128,72 +130,75 @@ uint64_t arch_x86_delay_loop_ticks(uint32_t core_cycles)
 	return best;
 }
 
-uint32_t arch_core_per_tick_ppm(void)
+/* Core cycles per TSC tick in parts per million (1000000 = the TSC runs at the core clock),
+ * measured now with the dependent add chain (x86 cores do one dependent add per cycle). The
+ * harness calls it before each benchmark (arch_info.core_per_tick_ppm), so a frequency change
+ * during the run shows up in the figures of the benchmark it hit. */
+static uint32_t core_per_tick_ppm(void)
 {
 	const uint32_t cycles = 80000; /* ~20-40 us on hardware; long next to the ~100-tick read cost */
-	uint64_t ticks = arch_x86_delay_loop_ticks(cycles);
+	uint64_t ticks = delay_loop_ticks(cycles);
 	return ticks ? (uint32_t)((uint64_t)cycles * 1000000u / ticks) : 0;
 }
 
 /* ---- facts ---- */
 
-static struct bm_kv facts[10];
+static struct bm_kv facts[10]; /* the last stays {0, 0} */
 static char vendor[13];
 static char buf_cpuid_hz[24], buf_pit_hz[24], buf_ratio[24], buf_pmu[48], buf_leaves[40];
 
 static struct arch_info info = {
 	.isa = "x86_64",
 	.cycle_counter = "tsc",
-	.cycle_unit = "tsc_ticks", /* nominal cycles; core cycles come from arch_core_per_tick_ppm() */
+	.cycle_unit = "tsc_ticks", /* nominal cycles; core cycles from core_per_tick_ppm() */
 	.instret_counter = 0,
 	.facts = facts,
-	.n_facts = 0,
+	.core_per_tick_ppm = core_per_tick_ppm,
 };
 
 static void add_fact(const char *key, const char *value)
 {
-	if (info.n_facts < sizeof facts / sizeof facts[0])
-		facts[info.n_facts++] = (struct bm_kv){key, value};
+	static unsigned n;
+	if (n + 1 < sizeof facts / sizeof facts[0])
+		facts[n++] = (struct bm_kv){key, value};
 }
 
 void arch_init(void)
 {
-	struct cpuid_regs r = cpuid(0, 0);
+	struct x86_cpuid r = x86_cpuid(0, 0);
 	uint32_t max_basic = r.a;
 	const uint32_t v[3] = {r.b, r.d, r.c};
 	for (int i = 0; i < 12; i++)
 		vendor[i] = (char)(v[i / 4] >> (8 * (i % 4)));
-	uint32_t max_ext = cpuid(0x80000000u, 0).a;
+	uint32_t max_ext = x86_cpuid(0x80000000u, 0).a;
 	char *p = bm_append_str(buf_leaves, "basic ");
 	p = bm_append_hex(p, max_basic, 2);
 	p = bm_append_str(p, ", extended ");
 	bm_append_hex(p, max_ext, 8);
 
-	/* RDTSCP: CPUID 0x80000001 EDX bit 27. Absent on QEMU's default qemu64 CPU. */
-	arch_x86_has_rdtscp = max_ext >= 0x80000001u && (cpuid(0x80000001u, 0).d >> 27 & 1);
+	arch_x86_has_rdtscp = (uint8_t)x86_has_rdtscp();
 	info.cycle_counter = arch_x86_has_rdtscp
 		? "tsc ticks (nominal cycles): cpuid;rdtsc .. rdtscp;cpuid"
 		: "tsc ticks (nominal cycles): cpuid;rdtsc .. lfence;rdtsc;cpuid (no rdtscp)";
-	/* Invariant TSC (constant rate through P-/C-states): CPUID 0x80000007 EDX bit 8. */
-	int invariant = max_ext >= 0x80000007u && (cpuid(0x80000007u, 0).d >> 8 & 1);
+	int invariant = x86_invariant_tsc();
 
 	/* TSC frequency from CPUID: 0x15 (crystal ratio) or 0x16 (base MHz). QEMU TCG has neither. */
 	uint64_t cpuid_hz = 0;
 	if (max_basic >= 0x15) {
-		r = cpuid(0x15, 0);
+		r = x86_cpuid(0x15, 0);
 		if (r.a && r.b && r.c)
 			cpuid_hz = (uint64_t)r.c * r.b / r.a;
 	}
 	if (!cpuid_hz && max_basic >= 0x16)
-		cpuid_hz = (uint64_t)(cpuid(0x16, 0).a & 0xffff) * 1000000u;
+		cpuid_hz = (uint64_t)(x86_cpuid(0x16, 0).a & 0xffff) * 1000000u;
 	if (cpuid_hz)
 		bm_append_u64(buf_cpuid_hz, cpuid_hz);
 	else
 		bm_append_str(buf_cpuid_hz, "absent");
 
 	/* Architectural PMU (CPUID 0xA): reported, not used. QEMU TCG has none. */
-	if (max_basic >= 0xa && (cpuid(0xa, 0).a & 0xff)) {
-		r = cpuid(0xa, 0);
+	if (max_basic >= 0xa && (x86_cpuid(0xa, 0).a & 0xff)) {
+		r = x86_cpuid(0xa, 0);
 		p = bm_append_str(buf_pmu, "v");
 		p = bm_append_u64(p, r.a & 0xff);
 		p = bm_append_str(p, ", ");
@@ -209,7 +214,7 @@ void arch_init(void)
 		bm_append_u64(buf_pit_hz, pit_hz);
 	else
 		bm_append_str(buf_pit_hz, "pit did not count");
-	uint32_t ppm = arch_core_per_tick_ppm();
+	uint32_t ppm = core_per_tick_ppm();
 	bm_append_u64(buf_ratio, ppm);
 
 	add_fact("mode", "long mode ring 0, pvh entry, 4 GiB identity map (2 MiB pages)");

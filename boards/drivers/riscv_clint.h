@@ -1,25 +1,18 @@
-/* RISC-V CLINT/ACLINT machine timer (mtime): a 64-bit free-running MMIO counter. On RV32 the
- * two halves are read hi/lo/hi so a carry between them never gives a torn value. */
+/* RISC-V CLINT/ACLINT machine timer: mtime, a 64-bit free-running MMIO counter, as the board
+ * timer. The rate is the board's (10 MHz on QEMU virt and sifive_e, 1 MHz on sifive_u, the
+ * 32.768 kHz RTC on a real HiFive1), given in `timer.hz` or set by the board's init. */
 #ifndef DRIVERS_RISCV_CLINT_H
 #define DRIVERS_RISCV_CLINT_H
 
-#include <stdint.h>
+#include "bm/port.h"
 
-#define CLINT_MTIME_OFFSET 0xbff8u
+struct clint {
+	struct bm_timer timer; /** the device core sees */
+	uintptr_t base;        /** CLINT base; mtime is at +0xbff8 */
+};
 
-static inline uint64_t clint_mtime_read(uintptr_t clint_base)
-{
-	volatile uint32_t *p = (volatile uint32_t *)(clint_base + CLINT_MTIME_OFFSET);
-#if __riscv_xlen == 64
-	return *(volatile uint64_t *)p;
-#else
-	uint32_t hi, lo;
-	do {
-		hi = p[1];
-		lo = p[0];
-	} while (hi != p[1]);
-	return ((uint64_t)hi << 32) | lo;
-#endif
-}
+uint64_t clint_mtime_read(const struct bm_timer *t);
+
+#define CLINT_TIMER(name_, hz_) {.name = (name_), .read = clint_mtime_read, .hz = (hz_)}
 
 #endif

@@ -3,39 +3,67 @@
 
 #define REG_THR 0 /* transmit holding (write) */
 #define REG_DLL 0 /* divisor latch low (DLAB=1) */
+#define REG_IER 1 /* interrupt enable */
 #define REG_DLM 1 /* divisor latch high (DLAB=1) */
 #define REG_FCR 2 /* FIFO control */
 #define REG_LCR 3 /* line control */
+#define REG_MCR 4 /* modem control */
 #define REG_LSR 5 /* line status */
+#define LCR_DLAB 0x80
+#define LCR_8N1 0x03
 #define LSR_THRE 0x20
+#define PUTC_SPINS 1000000u
 
-static inline volatile uint8_t *reg(const struct ns16550 *u, unsigned r)
+#define UART(con) ((struct ns16550 *)(con)) /* con is the first member */
+
+static uint8_t mmio8_read(uintptr_t a)
 {
-	return (volatile uint8_t *)(u->base + ((uintptr_t)r << u->reg_shift));
+	return *(volatile uint8_t *)a;
+}
+static void mmio8_write(uintptr_t a, uint8_t v)
+{
+	*(volatile uint8_t *)a = v;
+}
+static uint8_t mmio32_read(uintptr_t a)
+{
+	return (uint8_t)*(volatile uint32_t *)a;
+}
+static void mmio32_write(uintptr_t a, uint8_t v)
+{
+	*(volatile uint32_t *)a = v;
+}
+const struct bm_io8 ns16550_mmio8 = {mmio8_read, mmio8_write};
+const struct bm_io8 ns16550_mmio32 = {mmio32_read, mmio32_write};
+
+static uint8_t rd(const struct ns16550 *u, unsigned r)
+{
+	return u->io->read(u->base + ((uintptr_t)r << u->reg_shift));
 }
 
-void ns16550_init(const struct ns16550 *u)
+static void wr(const struct ns16550 *u, unsigned r, uint8_t v)
 {
+	u->io->write(u->base + ((uintptr_t)r << u->reg_shift), v);
+}
+
+void ns16550_init(struct bm_console *con)
+{
+	const struct ns16550 *u = UART(con);
+	wr(u, REG_IER, 0); /* polled: no interrupts */
 	if (u->clock_hz && u->baud) {
 		uint32_t div = (u->clock_hz + 8 * u->baud) / (16 * u->baud);
-		*reg(u, REG_LCR) = 0x80; /* DLAB */
-		*reg(u, REG_DLL) = (uint8_t)div;
-		*reg(u, REG_DLM) = (uint8_t)(div >> 8);
+		wr(u, REG_LCR, LCR_DLAB);
+		wr(u, REG_DLL, (uint8_t)div);
+		wr(u, REG_DLM, (uint8_t)(div >> 8));
 	}
-	*reg(u, REG_LCR) = 0x03; /* 8N1, DLAB off */
-	*reg(u, REG_FCR) = 0x07; /* FIFOs on and cleared */
+	wr(u, REG_LCR, LCR_8N1);
+	wr(u, REG_FCR, 0x07); /* FIFOs on and cleared */
+	wr(u, REG_MCR, 0x03); /* DTR, RTS */
 }
 
-static void put_raw(const struct ns16550 *u, char c)
+void ns16550_putc(struct bm_console *con, char c)
 {
-	while ((*reg(u, REG_LSR) & LSR_THRE) == 0)
+	const struct ns16550 *u = UART(con);
+	for (uint32_t spins = 0; !(rd(u, REG_LSR) & LSR_THRE) && spins < PUTC_SPINS; spins++)
 		;
-	*reg(u, REG_THR) = (uint8_t)c;
-}
-
-void ns16550_putc(const struct ns16550 *u, char c)
-{
-	if (c == '\n')
-		put_raw(u, '\r');
-	put_raw(u, c);
+	wr(u, REG_THR, (uint8_t)c);
 }

@@ -1,19 +1,27 @@
-/* NS16550A-compatible UART (QEMU virt, many SoCs): shared driver, instantiated by a board with
- * its base address, register stride and input clock. Polled, transmit only. */
+/* NS16550A-compatible UART (QEMU virt, PC COM ports, many SoCs): one driver for every bus the
+ * chip sits on, picked by the board through `io` (8-bit or 32-bit MMIO, x86 port I/O). Polled,
+ * transmit only. The board declares an instance and points board_desc.console at `con`. */
 #ifndef DRIVERS_UART_NS16550_H
 #define DRIVERS_UART_NS16550_H
 
-#include <stdint.h>
+#include "bm/port.h"
 
 struct ns16550 {
-	uintptr_t base;     /** MMIO base address */
-	uint8_t reg_shift;  /** register stride is 1 << reg_shift bytes */
-	uint32_t clock_hz;  /** UART input clock, for the baud divisor (0: leave as firmware set it) */
-	uint32_t baud;      /** e.g. 115200; always 8N1 */
+	struct bm_console con;    /** the device core sees (name, init, putc) */
+	uintptr_t base;           /** MMIO address or I/O port of register 0 */
+	uint8_t reg_shift;        /** register stride is 1 << reg_shift bytes (or ports) */
+	const struct bm_io8 *io;  /** &ns16550_mmio8, &ns16550_mmio32, or the arch's port I/O */
+	uint32_t clock_hz;        /** UART input clock, for the divisor (0: keep firmware's setting) */
+	uint32_t baud;            /** e.g. 115200; always 8N1 */
 };
 
-void ns16550_init(const struct ns16550 *u);
-/* Blocking; sends "\r\n" for '\n' so a serial terminal shows lines. */
-void ns16550_putc(const struct ns16550 *u, char c);
+extern const struct bm_io8 ns16550_mmio8, ns16550_mmio32;
+
+void ns16550_init(struct bm_console *con);
+/* Blocking, but bounded: a missing UART (reads of all ones or zeros) must not hang the run. */
+void ns16550_putc(struct bm_console *con, char c);
+
+/* Initialiser of the embedded console: .con = NS16550_CONSOLE("ns16550a@0x10000000"). */
+#define NS16550_CONSOLE(name_) {.name = (name_), .init = ns16550_init, .putc = ns16550_putc}
 
 #endif

@@ -17,19 +17,23 @@
 #define CR_UARTEN (1u << 0)
 #define CR_TXE (1u << 8)
 #define CR_RXE (1u << 9)
+#define PUTC_SPINS 1000000u
+
+#define UART(con) ((const struct pl011 *)(con)) /* con is the first member */
 
 static inline volatile uint32_t *reg(const struct pl011 *u, unsigned off)
 {
 	return (volatile uint32_t *)(u->base + off);
 }
 
-void pl011_init(const struct pl011 *u)
+void pl011_init(struct bm_console *con)
 {
+	const struct pl011 *u = UART(con);
 	if (!u->clock_hz || !u->baud)
 		return;
 	/* The TRM's sequence: disable, let the last character drain, program, enable. */
 	*reg(u, REG_CR) = 0;
-	for (unsigned i = 0; i < 1000000u && (*reg(u, REG_FR) & FR_BUSY); i++)
+	for (unsigned i = 0; i < PUTC_SPINS && (*reg(u, REG_FR) & FR_BUSY); i++)
 		;
 	/* Divisor in 64ths, rounded: UARTCLK / (16 * baud) = (UARTCLK * 4 / baud) / 64. */
 	uint32_t div64 = (uint32_t)(((uint64_t)u->clock_hz * 4 + u->baud / 2) / u->baud);
@@ -41,16 +45,10 @@ void pl011_init(const struct pl011 *u)
 	*reg(u, REG_CR) = CR_UARTEN | CR_TXE | CR_RXE;
 }
 
-static void put_raw(const struct pl011 *u, char c)
+void pl011_putc(struct bm_console *con, char c)
 {
-	while (*reg(u, REG_FR) & FR_TXFF)
+	const struct pl011 *u = UART(con);
+	for (unsigned i = 0; i < PUTC_SPINS && (*reg(u, REG_FR) & FR_TXFF); i++)
 		;
 	*reg(u, REG_DR) = (uint8_t)c;
-}
-
-void pl011_putc(const struct pl011 *u, char c)
-{
-	if (c == '\n')
-		put_raw(u, '\r');
-	put_raw(u, c);
 }

@@ -3,16 +3,18 @@
 #ifndef DRIVERS_UART_PL011_H
 #define DRIVERS_UART_PL011_H
 
-#include <stdint.h>
+#include "bm/port.h"
 
 struct pl011 {
-	uintptr_t base;    /** MMIO base address */
-	uint32_t clock_hz; /** UARTCLK, for the baud divisor (0: leave the UART as firmware set it) */
-	uint32_t baud;     /** e.g. 115200; always 8N1 */
+	struct bm_console con; /** the device core sees */
+	uintptr_t base;        /** MMIO base address */
+	uint32_t clock_hz;     /** UARTCLK, for the baud divisor (0: leave the UART as firmware set it) */
+	uint32_t baud;         /** e.g. 115200; always 8N1 */
 };
 
-void pl011_init(const struct pl011 *u);
-/* Blocking; sends "\r\n" for '\n' so a serial terminal shows lines. */
-void pl011_putc(const struct pl011 *u, char c);
+void pl011_init(struct bm_console *con);
+void pl011_putc(struct bm_console *con, char c);
+
+#define PL011_CONSOLE(name_) {.name = (name_), .init = pl011_init, .putc = pl011_putc}
 
 #endif

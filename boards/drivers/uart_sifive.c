@@ -5,29 +5,27 @@
 #define REG_TXDATA 0x00
 #define REG_TXCTRL 0x08
 #define REG_DIV 0x18
+#define PUTC_SPINS 1000000u
+
+#define UART(con) ((const struct sifive_uart *)(con)) /* con is the first member */
 
 static inline volatile uint32_t *reg(const struct sifive_uart *u, unsigned off)
 {
 	return (volatile uint32_t *)(u->base + off);
 }
 
-void sifive_uart_init(const struct sifive_uart *u)
+void sifive_uart_init(struct bm_console *con)
 {
+	const struct sifive_uart *u = UART(con);
 	if (u->clock_hz && u->baud)
 		*reg(u, REG_DIV) = u->clock_hz / u->baud - 1; /* baud = clk / (div + 1) */
 	*reg(u, REG_TXCTRL) = 1;                             /* txen, one stop bit */
 }
 
-static void put_raw(const struct sifive_uart *u, char c)
+void sifive_uart_putc(struct bm_console *con, char c)
 {
-	while (*reg(u, REG_TXDATA) & 0x80000000u)
+	const struct sifive_uart *u = UART(con);
+	for (unsigned i = 0; i < PUTC_SPINS && (*reg(u, REG_TXDATA) & 0x80000000u); i++)
 		;
 	*reg(u, REG_TXDATA) = (uint8_t)c;
-}
-
-void sifive_uart_putc(const struct sifive_uart *u, char c)
-{
-	if (c == '\n')
-		put_raw(u, '\r');
-	put_raw(u, c);
 }

@@ -6,19 +6,30 @@
  *   0x20010000  SPI flash    code runs in place here after the Rev B bootloader
  *   0x80000000  DTIM         16 KiB RAM
  * Exit: semihosting (QEMU -semihosting). Without a debugger the board halts instead. */
-#include "bm/board.h"
+#include "arch/arch.h"
+#include "arch/devices.h"
 #include "riscv_clint.h"
 #include "uart_sifive.h"
 
-#define FE310_CLINT_BASE 0x02000000u
 #define FE310_PRCI_BASE 0x10008000u
-#define FE310_UART0_BASE 0x10013000u
 #define HFXOSC_HZ 16000000u
+#define SIFIVE_MVENDORID 0x489u /* JEDEC id of SiFive; QEMU's sifive_e model reports 0 */
 
-void arch_semihost_exit(long code);
+static struct sifive_uart uart0 = {
+	.con = SIFIVE_UART_CONSOLE("sifive-uart0@0x10013000"),
+	.base = 0x10013000, .clock_hz = HFXOSC_HZ, .baud = 115200,
+};
 
-static const struct sifive_uart uart0 = {
-	.base = FE310_UART0_BASE, .clock_hz = HFXOSC_HZ, .baud = 115200,
+/* mtime runs from the 32.768 kHz RTC on the board but at 10 MHz in QEMU's model: the same image
+ * serves both, telling them apart by mvendorid (SiFive's on silicon, 0 in QEMU 7.2). */
+static void mtime_init(struct bm_timer *t)
+{
+	t->hz = arch_csr_read(mvendorid) == SIFIVE_MVENDORID ? 32768 : 10000000;
+}
+
+static struct clint clint = {
+	.timer = {.name = "clint-mtime@0x0200bff8", .init = mtime_init, .read = clint_mtime_read},
+	.base = 0x02000000,
 };
 
 /* Run the core from the 16 MHz crystal with the PLL bypassed: a known clock for the UART
@@ -34,34 +45,17 @@ static void hifive1_clocks(void)
 	*pllcfg |= 1u << 16;                /* pllsel: hfclk from the PLL path (bypassed) */
 }
 
-static void hifive1_init(void)
-{
-	hifive1_clocks();
-	sifive_uart_init(&uart0);
-}
-
-static void hifive1_putc(char c)
-{
-	sifive_uart_putc(&uart0, c);
-}
-
-static uint64_t hifive1_timer(void)
-{
-	return clint_mtime_read(FE310_CLINT_BASE);
-}
-
-static void hifive1_exit(int status)
-{
-	arch_semihost_exit(status);
-}
+static const struct bm_kv facts[] = {
+	{"core_clock", "16 MHz HFXOSC, PLL bypassed"},
+	{"mtime", "32.768 kHz RTC on silicon (mvendorid 0x489), 10 MHz in QEMU"},
+	{0, 0},
+};
 
 const struct bm_board board_desc = {
-	.name = "hifive1",
-	.console = "sifive-uart0@0x10013000",
-	.init = hifive1_init,
-	.putc = hifive1_putc,
-	.timer_ticks = hifive1_timer,
-	.timer_hz = BM_HIFIVE1_MTIME_HZ,
-	.timer_name = "clint-mtime@0x0200bff8",
-	.exit = hifive1_exit,
+	.name = BM_BOARD_NAME,
+	.console = &uart0.con,
+	.timer = &clint.timer,
+	.exit = &arch_semihosting,
+	.init = hifive1_clocks,
+	.facts = facts,
 };

@@ -6,55 +6,26 @@
  *   0x40000000  RAM, 128 MiB by default (-m)       mapped Normal write-back
  *               (the DTB sits at its start; the ELF is linked at 0x40080000, see memory.ld)
  * virt has no memory-mapped free-running timer of its own: the timer role is played by the
- * generic timer CNTVCT_EL0 (62.5 MHz in QEMU 7.2; the meta record shows CNTFRQ_EL0). */
-#include "arch/arch.h"
-#include "arch/mmu.h"
-#include "bm/board.h"
+ * generic timer CNTVCT_EL0, at the rate CNTFRQ_EL0 gives (62.5 MHz in QEMU 7.2). */
+#include "arch/devices.h"
 #include "uart_pl011.h"
 
-#define VIRT_UART0_BASE 0x09000000u
-#define VIRT_CNTFRQ_HZ 62500000u
-
-void arch_semihost_exit(long code);
-
 /* UARTCLK is the 24 MHz "apb_pclk" QEMU's device tree gives the PL011. */
-static const struct pl011 uart0 = {
-	.base = VIRT_UART0_BASE, .clock_hz = 24000000, .baud = 115200,
+static struct pl011 uart0 = {
+	.con = PL011_CONSOLE("pl011@0x09000000"),
+	.base = 0x09000000, .clock_hz = 24000000, .baud = 115200,
 };
 
-const struct arch_mem_region board_mem_map[] = {
-	{.base = 0x00000000, .size = 0x40000000, .type = ARCH_MEM_DEVICE},
-	{.base = 0x40000000, .size = 128u << 20, .type = ARCH_MEM_NORMAL},
+static const struct bm_mem_region mem_map[] = {
+	{.base = 0x00000000, .size = 0x40000000, .type = BM_MEM_DEVICE},
+	{.base = 0x40000000, .size = 128u << 20, .type = BM_MEM_NORMAL},
 };
-const unsigned board_mem_map_len = sizeof board_mem_map / sizeof board_mem_map[0];
-
-static void virt_init(void)
-{
-	pl011_init(&uart0);
-}
-
-static void virt_putc(char c)
-{
-	pl011_putc(&uart0, c);
-}
-
-static uint64_t virt_timer(void)
-{
-	return arch_cntvct();
-}
-
-static void virt_exit(int status)
-{
-	arch_semihost_exit(status);
-}
 
 const struct bm_board board_desc = {
-	.name = "qemu-virt-aarch64",
-	.console = "pl011@0x09000000",
-	.init = virt_init,
-	.putc = virt_putc,
-	.timer_ticks = virt_timer,
-	.timer_hz = VIRT_CNTFRQ_HZ,
-	.timer_name = "generic-timer CNTVCT_EL0 (virt has no memory-mapped timer)",
-	.exit = virt_exit,
+	.name = BM_BOARD_NAME,
+	.console = &uart0.con,
+	.timer = &arch_generic_timer,
+	.exit = &arch_semihosting,
+	.mem_map = mem_map,
+	.mem_map_len = sizeof mem_map / sizeof mem_map[0],
 };

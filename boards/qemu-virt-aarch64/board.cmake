@@ -1,19 +1,14 @@
 # qemu-virt-aarch64: QEMU -machine virt, Cortex-A53 (also tested on Cortex-A72 and entered at EL2
-# and EL3). Read before project(): sets only variables.
+# and EL3). Read before project(): sets only variables (see boards/template/board.cmake).
 set(BM_ARCH aarch64)
-set(BM_TOOLCHAIN aarch64-linux-gnu)
 # -mcpu=cortex-a53: scheduling for the default core; the code runs on any ARMv8.0-A core.
-set(BM_ARCH_FLAGS -mcpu=cortex-a53)
-set(BM_ARCH_LINK_FLAGS -mcpu=cortex-a53)
+set(BM_CPU_FLAGS -mcpu=cortex-a53)
 set(BM_BOARD_SOURCES board.c ../drivers/uart_pl011.c)
-set(BM_BOARD_DEFINES BM_SCRATCH_BYTES=65536 BM_MAX_ROWS=24)
 # Entered at EL1 by default; the kit exits through semihosting, so -semihosting is required.
-set(BM_QEMU_COMMAND qemu-system-aarch64 -machine virt -cpu cortex-a53 -nographic -semihosting -kernel @ELF@)
-set(BM_QEMU_PACKAGE qemu-system-arm)
-set(BM_EXIT_MAP direct)
+set(BM_QEMU qemu-system-aarch64 -machine virt -cpu cortex-a53 -nographic -semihosting -kernel @ELF@)
 # Variants of the same image: another core, and entry at EL2 (virtualization=on) and at EL3
 # (secure=on, with EL2 too), which exercise the drop to EL1 in arch/aarch64/start.S.
-set(BM_QEMU_TEST_VARIANTS a72 el2 el3)
-set(BM_QEMU_COMMAND_a72 qemu-system-aarch64 -machine virt -cpu cortex-a72 -nographic -semihosting -kernel @ELF@)
-set(BM_QEMU_COMMAND_el2 qemu-system-aarch64 -machine virt,virtualization=on -cpu cortex-a72 -nographic -semihosting -kernel @ELF@)
-set(BM_QEMU_COMMAND_el3 qemu-system-aarch64 -machine virt,secure=on,virtualization=on -cpu cortex-a53 -nographic -semihosting -kernel @ELF@)
+set(BM_QEMU_VARIANTS a72 el2 el3)
+set(BM_QEMU_a72 qemu-system-aarch64 -machine virt -cpu cortex-a72 -nographic -semihosting -kernel @ELF@)
+set(BM_QEMU_el2 qemu-system-aarch64 -machine virt,virtualization=on -cpu cortex-a72 -nographic -semihosting -kernel @ELF@)
+set(BM_QEMU_el3 qemu-system-aarch64 -machine virt,secure=on,virtualization=on -cpu cortex-a53 -nographic -semihosting -kernel @ELF@)

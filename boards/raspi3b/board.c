@@ -10,31 +10,29 @@
  *   0x40000000  ARM local peripherals (core timers, mailboxes)
  * Only what the kit uses is mapped: 32 MiB of RAM as Normal memory, the two MMIO windows as
  * Device. On the board, config.txt must give the PL011 to GPIO 14/15 (README.md). */
-#include "arch/arch.h"
-#include "arch/mmu.h"
-#include "bm/board.h"
+#include "arch/devices.h"
+#include "bcm2835_systimer.h"
 #include "uart_pl011.h"
 
 #define BCM_PERIPH_BASE 0x3f000000u
-#define BCM_SYSTIMER_BASE (BCM_PERIPH_BASE + 0x003000u)
 #define BCM_GPIO_BASE (BCM_PERIPH_BASE + 0x200000u)
-#define BCM_UART0_BASE (BCM_PERIPH_BASE + 0x201000u)
 #define BCM_LOCAL_BASE 0x40000000u
-
-void arch_semihost_exit(long code);
 
 /* UARTCLK: config.txt sets init_uart_clock=48000000 (also the firmware's default on current
  * firmware); QEMU ignores the divisor. */
-static const struct pl011 uart0 = {
-	.base = BCM_UART0_BASE, .clock_hz = 48000000, .baud = 115200,
+static struct pl011 uart0 = {
+	.con = PL011_CONSOLE("pl011@0x3f201000 (GPIO 14/15)"),
+	.base = BCM_PERIPH_BASE + 0x201000u, .clock_hz = 48000000, .baud = 115200,
+};
+static struct bcm2835_systimer systimer = {
+	.timer = BCM2835_SYSTIMER("bcm2835-systimer@0x3f003000"), .base = BCM_PERIPH_BASE + 0x3000u,
 };
 
-const struct arch_mem_region board_mem_map[] = {
-	{.base = 0x00000000, .size = 32u << 20, .type = ARCH_MEM_NORMAL},
-	{.base = BCM_PERIPH_BASE, .size = 16u << 20, .type = ARCH_MEM_DEVICE},
-	{.base = BCM_LOCAL_BASE, .size = 2u << 20, .type = ARCH_MEM_DEVICE},
+static const struct bm_mem_region mem_map[] = {
+	{.base = 0x00000000, .size = 32u << 20, .type = BM_MEM_NORMAL},
+	{.base = BCM_PERIPH_BASE, .size = 16u << 20, .type = BM_MEM_DEVICE},
+	{.base = BCM_LOCAL_BASE, .size = 2u << 20, .type = BM_MEM_DEVICE},
 };
-const unsigned board_mem_map_len = sizeof board_mem_map / sizeof board_mem_map[0];
 
 static inline volatile uint32_t *mmio(uintptr_t addr)
 {
@@ -63,41 +61,12 @@ static void raspi_uart_pins(void)
 	*mmio(BCM_GPIO_BASE + 0x98) = 0;
 }
 
-static void raspi_init(void)
-{
-	raspi_uart_pins();
-	pl011_init(&uart0);
-}
-
-static void raspi_putc(char c)
-{
-	pl011_putc(&uart0, c);
-}
-
-/* CHI, CLO, CHI again: if CHI changed, CLO wrapped in between; read again. */
-static uint64_t raspi_timer(void)
-{
-	uint32_t hi, lo, hi2;
-	do {
-		hi = *mmio(BCM_SYSTIMER_BASE + 0x08);
-		lo = *mmio(BCM_SYSTIMER_BASE + 0x04);
-		hi2 = *mmio(BCM_SYSTIMER_BASE + 0x08);
-	} while (hi != hi2);
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static void raspi_exit(int status)
-{
-	arch_semihost_exit(status);
-}
-
 const struct bm_board board_desc = {
-	.name = "raspi3b",
-	.console = "pl011@0x3f201000 (GPIO 14/15)",
-	.init = raspi_init,
-	.putc = raspi_putc,
-	.timer_ticks = raspi_timer,
-	.timer_hz = 1000000,
-	.timer_name = "bcm2835-systimer@0x3f003000",
-	.exit = raspi_exit,
+	.name = BM_BOARD_NAME,
+	.console = &uart0.con,
+	.timer = &systimer.timer,
+	.exit = &arch_semihosting,
+	.init = raspi_uart_pins,
+	.mem_map = mem_map,
+	.mem_map_len = sizeof mem_map / sizeof mem_map[0],
 };

@@ -1,44 +1,30 @@
-/* Template board: copy to boards/<name>/board.c and fill in. A board is addresses, driver
- * instances, and one `const struct bm_board board_desc` (core/include/bm/board.h); keep an
+/* Template board: copy to boards/<name>/board.c and fill in. A board is data: device instances
+ * from boards/drivers (each embeds the device core sees), a memory map, and one
+ * `const struct bm_board board_desc` (core/include/bm/port.h says what each field is). Keep an
  * ASCII memory map here that says where each address comes from (data sheet, QEMU source). */
-#error "boards/template: implement board_desc for your board (console putc, timer, exit), then delete this line"
+#error "boards/template: fill in the devices and the memory map of your board, then delete this line"
 
-#include "bm/board.h"
+#include "riscv_clint.h"
+#include "uart_ns16550.h"
 
 /* Memory map (source: TODO):
  *   0x........  UART0
  *   0x........  timer
  *   0x........  RAM */
 
-static void board_init(void)
-{
-	/* TODO: clocks, pin muxing, UART baud rate (115200 8N1). */
-}
+static struct ns16550 uart0 = {
+	.con = NS16550_CONSOLE("ns16550a@0xTODO"),
+	.base = 0 /* TODO */, .io = &ns16550_mmio8, .clock_hz = 0 /* TODO */, .baud = 115200,
+};
+static struct clint clint = {.timer = CLINT_TIMER("clint-mtime@0xTODO", 0 /* TODO: Hz */), .base = 0};
 
-static void board_putc(char c)
-{
-	(void)c; /* TODO: wait for TX space, write the byte; send "\r\n" for '\n'. */
-}
-
-static uint64_t board_timer(void)
-{
-	return 0; /* TODO: a free-running memory-mapped timer (tearing-safe on 32-bit buses). */
-}
-
-static void board_exit(int status)
-{
-	(void)status; /* TODO: QEMU exit device or semihosting; on hardware, halt (wfi loop). */
-	for (;;)
-		;
-}
+/* TODO: how the run ends: an exit device from boards/drivers (e.g. sifive_test), or the arch's
+ * semihosting (#include "arch/devices.h", .exit = &arch_semihosting). */
+static const struct bm_exit exit_dev = {.name = "TODO"};
 
 const struct bm_board board_desc = {
-	.name = "template",
-	.console = "TODO",
-	.init = board_init,
-	.putc = board_putc,
-	.timer_ticks = board_timer,
-	.timer_hz = 0, /* TODO */
-	.timer_name = "TODO",
-	.exit = board_exit,
+	.name = BM_BOARD_NAME,
+	.console = &uart0.con,
+	.timer = &clint.timer,
+	.exit = &exit_dev,
 };

@@ -3,6 +3,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bm/port.h"
+
 const char bm_libc_name[] = "none";
 
 void *memcpy(void *restrict dst, const void *restrict src, size_t n);

@@ -2,4 +2,6 @@
  * none of it; benchmarks may (memcpy is the library's, which is the point of measuring it). */
 #include <picolibc.h>
 
+#include "bm/port.h"
+
 const char bm_libc_name[] = "picolibc " __PICOLIBC_VERSION__;

@@ -3,7 +3,7 @@
  * number), the clock estimate, and a whole bm_run() whose records are parsed back. */
 #include <stdlib.h>
 
-#include "bm/board.h"
+#include "bm/port.h"
 #include "bm/crc32.h"
 #include "bm/out.h"
 #include "bm/harness_internal.h"
@@ -137,7 +137,8 @@ static void failures_report_no_numbers(void)
 	struct bm_bench_result res;
 	run_named("wrong", &cfg, &res);
 	BM_CHECK(!res.ok);
-	BM_CHECK_STR(res.reason, "verify failed");
+	BM_CHECK_STR(res.reason, "verify failed (after warm-up)");
+	BM_CHECK_STR(res.phase, "verify");
 	run_named("badsetup", &cfg, &res);
 	BM_CHECK(!res.ok);
 	BM_CHECK_STR(res.reason, "setup failed");
@@ -213,13 +214,16 @@ static void whole_run_records(void)
 	int status = bm_run(&cfg);
 	BM_CHECK_EQ_U64(status, BM_EXIT_FAIL);
 	int failed = 0, numbers = 0;
-	/* meta + 3 results + end */
-	BM_CHECK_EQ_U64(check_records(&failed, &numbers), 5);
+	/* meta + 3 x (start + result) + end */
+	BM_CHECK_EQ_U64(check_records(&failed, &numbers), 8);
 	BM_CHECK_EQ_U64(failed, 1);
 	BM_CHECK_EQ_U64(numbers, 0);
-	BM_CHECK(strstr(fake_console, "[1/3] empty_fake ...") != NULL); /* name order */
-	BM_CHECK(strstr(fake_console, "[3/3] wrong ...") != NULL);
-	BM_CHECK(strstr(fake_console, "{\"type\":\"end\",\"format\":1,\"seq\":4,\"results\":3,\"failed\":1,") != NULL);
+	/* Name order, and each table row is printed as its benchmark ends. */
+	const char *e = strstr(fake_console, "\nempty_fake  ok"), *w = strstr(fake_console, "\nwork100     ok");
+	const char *f = strstr(fake_console, "\nwrong       FAIL  verify failed");
+	BM_CHECK(e && w && f && e < w && w < f);
+	BM_CHECK(strstr(fake_console, "{\"type\":\"start\",\"format\":2,\"seq\":1,\"name\":\"empty_fake\",\"index\":1,\"of\":3,") != NULL);
+	BM_CHECK(strstr(fake_console, "{\"type\":\"end\",\"format\":2,\"seq\":7,\"results\":3,\"ok\":2,\"fail\":1,") != NULL);
 	BM_CHECK(strstr(fake_console, "baremark: FAIL (2/3 benchmarks verified)") != NULL);
 	/* Board hooks bracket every benchmark; only passing ones get the board's keys. */
 	BM_CHECK_EQ_U64(fake_bench_begins, 3);

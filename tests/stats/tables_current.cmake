@@ -1,5 +1,5 @@
 # ctest host.stats_tables_current: regenerate the bin table and compare it with the checked-in one.
-execute_process(COMMAND ${PY} ${GEN} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+execute_process(COMMAND ${GEN} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "tools/gen-stats-tables failed (${rc})")
 endif()

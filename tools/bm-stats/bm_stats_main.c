@@ -12,23 +12,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bm/board.h"
+#include "bm/port.h"
 #include "bm/out.h"
 #include "bm/record.h"
 #include "bm/stats.h"
 
 #define MAX_LINE 64
 
-static void host_putc(char c)
+static void stdout_putc(struct bm_console *con, char c)
 {
+	(void)con;
 	putchar((unsigned char)c);
 }
 
-const struct bm_board board_desc = {
-	.name = "host",
-	.console = "stdout",
-	.putc = host_putc,
-};
+/* The record writer prints through a board's console: here, stdout. */
+static struct bm_console console = {.name = "stdout", .putc = stdout_putc, .lf_only = 1};
+const struct bm_board board_desc = {.name = "host", .console = &console};
 
 static struct bm_stats stats;
 
@@ -274,7 +273,7 @@ int main(int argc, char **argv)
 		human(name, &rep);
 	if (strcmp(format, "human")) {
 		struct bm_record r;
-		bm_rec_begin(&r, "result", 0);
+		bm_rec_begin(&r, "result");
 		bm_rec_str(&r, "name", name);
 		bm_rec_str(&r, "status", "ok");
 		bm_rec_str(&r, "unit", "value");

@@ -8,7 +8,7 @@
 
 extern "C" {
 #include "bm/bench.h"
-#include "bm/board.h"
+#include "bm/port.h"
 void bm_scratch_reset(void);
 // The core objects linked from the host-linux build refer to a board; this one only prints.
 static void gb_putc(char c) { std::fputc(c, stdout); }

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/arch.h"
+#include "bm/port.h"
 
 /* Counter deltas for one timed batch (before overhead subtraction). */
 struct bm_delta {
@@ -69,18 +69,25 @@ struct bm_bench {
 	static const struct bm_bench bm_desc_##name_ = {                                       \
 		.name = #name_, .batch = bm_batch_##name_, .verify = verify_, __VA_ARGS__};    \
 	static const struct bm_bench *const bm_reg_##name_                                     \
-		__attribute__((used, section("bm_bench"))) = &bm_desc_##name_;                 \
+		__attribute__((used, section(".bm_bench." #name_))) = &bm_desc_##name_;        \
 	static inline __attribute__((always_inline)) void bm_body_##name_(void)
 
-/* The registry: pointers to descriptors, in link order (bounds come from the linker).
- * Pointers, not the structs themselves, because compilers may over-align large objects
- * (x86-64 GCC aligns globals >= 32 bytes to 32), which would break the array stride. */
+/* The registry: pointers to descriptors, one input section .bm_bench.<name> each, which the build
+ * (tools/bm-link) keeps for the selected benchmarks in name order between these bounds; a name
+ * defined twice fails the build. Pointers, not the structs themselves, because compilers may
+ * over-align large objects (x86-64 GCC aligns globals >= 32 bytes to 32), which would break the
+ * array stride. */
 extern const struct bm_bench *const __start_bm_bench[];
 extern const struct bm_bench *const __stop_bm_bench[];
 
-/* Scratch memory shared by benchmarks (they run one at a time): a bump allocator reset
- * before each benchmark's setup. Returns NULL (and the benchmark should fail setup) when the
- * board's scratch area is too small. */
+/* Scratch memory shared by benchmarks (they run one at a time): a bump allocator reset before
+ * each benchmark's setup. A benchmark that uses it declares how much, all allocations of its
+ * setup together with their alignment padding:
+ *   BM_SCRATCH(crc32, 2 * 1024 + 8);
+ * The image reserves the largest amount a linked benchmark declares (nothing when none does).
+ * Returns NULL (the benchmark should fail setup) when the request does not fit. */
+#define BM_SCRATCH(name_, bytes_)                                                              \
+	static const char bm_need_##name_[(bytes_)] __attribute__((used, section(".bm_need." #name_)))
 void *bm_scratch_alloc(size_t bytes, size_t align);
 size_t bm_scratch_size(void);
 /* A value the compiler cannot see through, for seeding inputs (CoreMark-style). */

@@ -1,6 +1,7 @@
-/* The harness: runs every registered benchmark with warm-up, calibration of the inner repeat
- * count, overhead subtraction and verification, and reports each one as a table row and a
- * result record. bm_run() is the whole kit; a board's entry (or a hosted main) calls it. */
+/* The harness: runs every selected benchmark with warm-up, calibration of the inner repeat
+ * count, overhead subtraction and verification, and reports each one as a table row and
+ * records. bm_run() is the whole kit; a bare-metal start-up calls bm_main(), a hosted board's
+ * main() calls bm_run() with its own configuration. */
 #ifndef BM_HARNESS_H
 #define BM_HARNESS_H
 
@@ -8,7 +9,7 @@
 
 #include "bm/bench.h"
 
-#define BM_FORMAT_TABLE   0x1u  /* human header, progress lines and the aligned table */
+#define BM_FORMAT_TABLE   0x1u  /* human header, table rows and the closing line */
 #define BM_FORMAT_RECORDS 0x2u  /* JSON records */
 
 struct bm_config {
@@ -22,6 +23,11 @@ struct bm_config {
 	uint32_t warmup_cv_ppm;
 	/** Calibration: double the inner repeat count until one batch takes this many cycles. */
 	uint64_t min_batch_cycles;
+	/** Optional: calibrate to this many ns instead (converted with the estimated cycle clock;
+	 *  0 = use min_batch_cycles). */
+	uint64_t min_batch_ns;
+	/** Optional: a batch lasts at least this many counter read overheads (0 = no floor). */
+	uint32_t min_batch_reads;
 	/** Calibration cap on the inner repeat count (a power of two). */
 	uint32_t max_iters;
 	/** BM_FORMAT_* bits. */
@@ -31,8 +37,12 @@ struct bm_config {
 	void *select_ctx;
 };
 
-/* Defaults from the build (BM_SAMPLES etc., see CMakeLists.txt). */
+/* Defaults from the build (BM_SAMPLES etc., see cmake/BaremarkOptions.cmake). */
 void bm_config_defaults(struct bm_config *cfg);
+
+/* The registered benchmarks in run order (by name; ties by address), NULL after the last;
+ * bm_bench_next(0, cfg) is the first. Only those cfg selects (cfg may be NULL: all). */
+const struct bm_bench *bm_bench_next(const struct bm_bench *prev, const struct bm_config *cfg);
 
 /* Runs the selected benchmarks; returns a bm_exit_status. */
 int bm_run(const struct bm_config *cfg);

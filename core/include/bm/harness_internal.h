@@ -1,4 +1,5 @@
-/* Harness pieces exposed for the report code and the host unit tests (not for benchmarks). */
+/* Between the harness's parts (bm_run.c runs, bm_harness.c measures one benchmark, bm_report.c
+ * prints) and the host unit tests. Not for benchmarks. */
 #ifndef BM_HARNESS_INTERNAL_H
 #define BM_HARNESS_INTERNAL_H
 
@@ -25,6 +26,7 @@ struct bm_clock {
 struct bm_bench_result {
 	int ok;                     /* 1: ran and verified */
 	const char *reason;         /* why not ok: "setup failed", "verify failed", ... */
+	const char *phase;          /* where: "setup", "calibrate", "warmup", "verify", "samples", "teardown" */
 	uint32_t iters;             /* inner repeat count after calibration */
 	uint32_t warmup_batches;    /* batches spent warming up */
 	int warmup_settled;         /* rolling CV reached the threshold (else hit the cap) */
@@ -50,5 +52,29 @@ void bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const str
                 const struct bm_clock *clk, struct bm_stats *st, struct bm_bench_result *res);
 /* Rolling-CV test used by the warm-up: 1 when stddev/mean of w[0..n) <= cv_ppm. */
 int bm_window_settled(const uint64_t *w, unsigned n, uint32_t cv_ppm);
+
+/* ---- what the run hands the report (bm_report.c) ---- */
+
+struct bm_run_info {
+	const struct bm_config *cfg;
+	const struct arch_info *ai;
+	struct bm_overhead oh;
+	struct bm_clock clk;
+	unsigned n;          /* benchmarks selected */
+	unsigned name_width; /* longest selected name (the table's first column) */
+};
+
+/* Outcomes so far, for the end record and the closing line. */
+struct bm_tally {
+	unsigned ok, fail;
+};
+
+void bm_report_begin(const struct bm_run_info *run);
+/* A benchmark starts (its start record, the beginning of its table row). */
+void bm_report_bench_begin(const struct bm_run_info *run, const struct bm_bench *b, unsigned index);
+/* A benchmark ended: the rest of its row and its result record. */
+void bm_report_bench_end(const struct bm_run_info *run, const struct bm_bench *b,
+                         const struct bm_bench_result *res, const struct bm_stats *st);
+void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int status);
 
 #endif /* BM_HARNESS_INTERNAL_H */

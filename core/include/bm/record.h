@@ -6,14 +6,16 @@
 
 #include <stdint.h>
 
-#define BM_RECORD_FORMAT 1
+#define BM_RECORD_FORMAT 2
 
 struct bm_record {
 	uint32_t crc;     /* running CRC of the bytes written so far */
 	int need_comma;   /* a member was written at this nesting level */
 };
 
-void bm_rec_begin(struct bm_record *r, const char *type, uint32_t seq);
+/* Opens a record of `type` with the next sequence number of this boot; a "meta" record starts a
+ * boot (seq 0). */
+void bm_rec_begin(struct bm_record *r, const char *type);
 void bm_rec_str(struct bm_record *r, const char *key, const char *value);
 void bm_rec_u64(struct bm_record *r, const char *key, uint64_t value);
 /* A number given in thousandths, printed with 3 decimals (e.g. 12.250). */

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bm/u128.h"
+#include "bm/wide.h"
 
 /* Geometry, fixed at compile time (docs/statistics.md has the figures). The histogram is anchored
  * at its top octave (the largest sample outside the exact tail): every octave [2^e, 2^(e+1)) is

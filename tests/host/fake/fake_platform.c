@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "arch/arch.h"
-#include "bm/board.h"
+#include "bm/build_info.h"
+#include "bm/port.h"
 #include "bm/record.h"
 #include "fake_platform.h"
 
@@ -17,22 +18,25 @@ char fake_console[1 << 20];
 size_t fake_console_len;
 int fake_exit_status = -1;
 
-static void fake_putc(char c)
+static void fake_putc(struct bm_console *con, char c)
 {
+	(void)con;
 	if (fake_console_len + 1 < sizeof fake_console)
 		fake_console[fake_console_len++] = c;
 	fake_console[fake_console_len] = '\0';
 }
 
-static uint64_t fake_timer(void)
+static uint64_t fake_timer(const struct bm_timer *t)
 {
+	(void)t;
 	/* Reading the timer also takes time, so a busy-wait on it terminates. */
 	fake_cycles += 10;
 	return fake_cycles / 100;
 }
 
-static void fake_exit(int status)
+static void fake_exit(const struct bm_exit *dev, int status)
 {
+	(void)dev;
 	fake_exit_status = status;
 }
 
@@ -53,26 +57,44 @@ static void fake_bench_end(const char *name, struct bm_record *r)
 		bm_rec_u64(r, "fake_board_key", 42);
 }
 
+/* lf_only: the captured text is compared with C strings that end lines with '\n'. */
+static struct bm_console console = {.name = "memory", .putc = fake_putc, .lf_only = 1};
+static struct bm_timer timer = {.name = "fake-timer", .read = fake_timer, .hz = 10000000};
+static const struct bm_exit exit_dev = {.name = "recorded", .exit = fake_exit};
+static const struct bm_kv board_facts[] = {{"fake_board", "yes"}, {0, 0}};
+
 const struct bm_board board_desc = {
 	.name = "fake",
-	.console = "memory",
-	.putc = fake_putc,
-	.timer_ticks = fake_timer,
-	.timer_hz = 10000000,
-	.timer_name = "fake-timer",
-	.exit = fake_exit,
+	.console = &console,
+	.timer = &timer,
+	.exit = &exit_dev,
 	.bench_begin = fake_bench_begin,
 	.bench_end = fake_bench_end,
+	.facts = board_facts,
 };
 
-static struct bm_kv facts[] = {{"priv", "test"}};
+static const struct bm_kv facts[] = {{"priv", "test"}, {0, 0}};
 static const struct arch_info info = {
 	.isa = "fake",
 	.cycle_counter = "scripted",
 	.instret_counter = "scripted",
 	.facts = facts,
-	.n_facts = 1,
 };
+
+const struct bm_build_info bm_build_info = {
+	.kit_vcs = "test", .label = "", .built_for = "hosted", .cflags = "host", .opt = "-O0",
+};
+
+/* The unit tests have no stack paint. */
+void bm_rt_stack(struct bm_stack *s)
+{
+	s->lo = s->hi = 0;
+	s->paint = 0;
+}
+
+/* What the linker provides in an image: 64 KiB of scratch between two symbols. */
+__asm__(".bss\n.balign 64\n.globl __bm_scratch_start\n__bm_scratch_start:\n.skip 65536\n"
+        ".globl __bm_scratch_end\n__bm_scratch_end:\n.text\n");
 
 void arch_init(void)
 {

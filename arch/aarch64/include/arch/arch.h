@@ -6,17 +6,7 @@
 
 #include <stdint.h>
 
-#include "bm/arch_info.h"
-
-#define arch_sysreg_read(reg)                                             \
-	({                                                                \
-		uint64_t v_;                                              \
-		__asm__ volatile("mrs %0, " #reg : "=r"(v_));             \
-		v_;                                                       \
-	})
-#define arch_sysreg_write(reg, val) \
-	__asm__ volatile("msr " #reg ", %0" : : "r"((uint64_t)(val)))
-#define arch_isb() __asm__ volatile("isb" : : : "memory")
+#include "arch/a64.h"
 
 /* The generic timer, for boards that use it as their timer (an ISB first: the read may
  * otherwise be taken early, out of program order). */
@@ -89,19 +79,6 @@ static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap
 	                 "str %[ins], %[mi]\n\t"
 	                 : [mi] "=m"(s->instret), [mc] "=m"(s->cycles), [sel] "=&r"(sel),
 	                   [vct] "=&r"(vct), [cyc] "=&r"(cyc), [ins] "=&r"(ins)
-	                 :
-	                 : "cc");
-}
-
-/* mov + 1000 x (subs, b.ne): exactly 2001 instructions retired. */
-#define ARCH_KNOWN_LOOP_INSNS 2001u
-static inline __attribute__((always_inline)) void arch_known_loop(void)
-{
-	uint64_t n;
-	__asm__ volatile("mov %0, #1000\n"
-	                 "1: subs %0, %0, #1\n"
-	                 "b.ne 1b\n"
-	                 : "=&r"(n)
 	                 :
 	                 : "cc");
 }

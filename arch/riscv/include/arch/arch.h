@@ -6,7 +6,13 @@
 
 #include <stdint.h>
 
-#include "bm/arch_info.h"
+
+/* Count leading zeros is one instruction only with Zbb; without it GCC calls libgcc. */
+#ifdef __riscv_zbb
+#define ARCH_HAS_CLZ64 1
+#else
+#define ARCH_HAS_CLZ64 0
+#endif
 
 #define arch_csr_read(csr)                                                \
 	({                                                                \

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "bm/arch_info.h"
+#include "arch/x86.h"
 
 /* 1 when CPUID 0x80000001 EDX bit 27 says RDTSCP exists; set once by arch_init() and never
  * changed afterwards, so the branch on it in arch_snap_end() takes the same way every time. */
@@ -62,26 +62,5 @@ static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap
 	                 : "rax", "rbx", "rcx", "rdx", "cc");
 }
 
-/* mov + 1000 x (dec, jnz): exactly 2001 instructions retired. Under QEMU -icount shift=0 the
- * TSC advances exactly one tick per instruction, so this is also 2001 TSC ticks there. */
-#define ARCH_KNOWN_LOOP_INSNS 2001u
-static inline __attribute__((always_inline)) void arch_known_loop(void)
-{
-	unsigned long n;
-	__asm__ volatile("movl $1000, %k0\n"
-	                 "1:\tdecl %k0\n\t"
-	                 "jnz 1b\n"
-	                 : "=&r"(n)
-	                 :
-	                 : "cc");
-}
-
-/* Cold path extras (arch.c): the core calls arch_core_per_tick_ppm() before each benchmark
- * (a weak hook, bm/arch_info.h) and the records then carry core cycles beside TSC ticks. */
-/* TSC ticks for `core_cycles` core cycles of a dependent add chain, measured now. */
-uint64_t arch_x86_delay_loop_ticks(uint32_t core_cycles);
-/* Core cycles per TSC tick in parts per million (1000000 = the TSC runs at the core clock),
- * measured now with the dependent add chain (x86 cores do one dependent add per cycle). */
-uint32_t arch_core_per_tick_ppm(void);
 
 #endif /* ARCH_X86_64_ARCH_H */

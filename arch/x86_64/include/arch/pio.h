@@ -1,5 +1,5 @@
 /* x86 port I/O (in/out), shared by the arch (PIT, debug exit) and the port-I/O drivers
- * (boards/drivers/uart_8250_pio.c). Cold path only: every port access is slow. */
+ * (the 16550 through arch_pio8, isa-debug-exit). Cold path only: every port access is slow. */
 #ifndef ARCH_X86_64_PIO_H
 #define ARCH_X86_64_PIO_H
 

@@ -1,0 +1,6 @@
+# qemu-sifive-u: QEMU -machine sifive_u (FU540 model), run on hart 0, the RV64IMAC E51 core in
+# M-mode. Read before project(): sets only variables (see boards/template/board.cmake).
+set(BM_ARCH riscv)
+set(BM_CPU_FLAGS -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany)
+set(BM_BOARD_SOURCES board.c ../drivers/uart_sifive.c ../drivers/riscv_clint.c)
+set(BM_QEMU qemu-system-riscv64 -machine sifive_u -bios none -nographic -semihosting -kernel @ELF@)

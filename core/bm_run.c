@@ -1,0 +1,105 @@
+/* The kit's run: brings the board and the arch up, measures the counter read overhead and the
+ * cycle clock, runs each selected benchmark in name order, and hands every outcome to the
+ * report (bm_report.c). The exit status follows from the tally. */
+#include "bm/harness_internal.h"
+#include "bm/out.h"
+#include "bm/wide.h"
+
+static struct bm_stats stats; /* one state, reused by every benchmark in turn */
+
+static int name_cmp(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+/* (name, address) order, a total order even if two benchmarks share a name. */
+static int bench_before(const struct bm_bench *a, const struct bm_bench *b)
+{
+	int c = name_cmp(a->name, b->name);
+	return c < 0 || (c == 0 && a < b);
+}
+
+static int selected(const struct bm_config *cfg, const struct bm_bench *b)
+{
+	return !cfg || !cfg->select || cfg->select(b->name, cfg->select_ctx);
+}
+
+/* Benchmarks run in name order: link order depends on the compiler and its flags, and the order
+ * should not. Selection by scan needs no RAM (the registry is read-only). */
+const struct bm_bench *bm_bench_next(const struct bm_bench *prev, const struct bm_config *cfg)
+{
+	const struct bm_bench *best = 0;
+	for (const struct bm_bench *const *p = __start_bm_bench; p < __stop_bm_bench; p++)
+		if (selected(cfg, *p) && (!prev || bench_before(prev, *p)) && (!best || bench_before(*p, best)))
+			best = *p;
+	return best;
+}
+
+int bm_run(const struct bm_config *cfg)
+{
+	if (board_desc.init)
+		board_desc.init();
+	struct bm_console *con = board_desc.console;
+	if (con && con->init)
+		con->init(con);
+	arch_init();
+	if (board_desc.timer && board_desc.timer->init)
+		board_desc.timer->init(board_desc.timer);
+
+	struct bm_config eff = *cfg; /* with the calibration target this machine needs */
+	struct bm_run_info run = {.cfg = &eff, .ai = arch_get_info()};
+	for (const struct bm_bench *b = bm_bench_next(0, cfg); b; b = bm_bench_next(b, cfg)) {
+		unsigned l = (unsigned)bm_strlen(b->name);
+		run.n++;
+		if (l > run.name_width)
+			run.name_width = l;
+	}
+	if (run.n == 0) {
+		bm_out_str("baremark: error: no benchmarks selected (none registered, or the filter matches none)\n");
+		return BM_EXIT_CONFIG;
+	}
+	if (cfg->samples == 0) {
+		bm_out_str("baremark: error: samples must be at least 1\n");
+		return BM_EXIT_CONFIG;
+	}
+
+	bm_measure_overhead(&run.oh);
+	bm_estimate_clock(&run.clk);
+	if (cfg->min_batch_ns && run.clk.cycle_hz)
+		eff.min_batch_cycles = bm_muldiv64(cfg->min_batch_ns, run.clk.cycle_hz, 1000000000u);
+	else if (cfg->min_batch_reads && eff.min_batch_cycles < cfg->min_batch_reads * run.oh.cycles)
+		eff.min_batch_cycles = cfg->min_batch_reads * run.oh.cycles;
+	bm_report_begin(&run);
+	if (!run.clk.cycles_advance) {
+		bm_out_str("baremark: error: the cycle counter (");
+		bm_out_str(run.ai->cycle_counter);
+		bm_out_str(") does not advance on this core; no figures can be measured\n");
+		return BM_EXIT_CONFIG;
+	}
+
+	struct bm_tally tally = {0};
+	unsigned index = 0;
+	for (const struct bm_bench *b = bm_bench_next(0, cfg); b; b = bm_bench_next(b, cfg)) {
+		struct bm_bench_result res;
+		bm_report_bench_begin(&run, b, ++index);
+		bm_port_bench_begin(b->name);
+		bm_run_one(b, &eff, &run.oh, &run.clk, &stats, &res);
+		if (res.ok)
+			tally.ok++;
+		else
+			tally.fail++;
+		bm_report_bench_end(&run, b, &res, &stats);
+	}
+	int status = tally.fail ? BM_EXIT_FAIL : BM_EXIT_PASS;
+	bm_report_end(&run, &tally, status);
+	return status;
+}
+
+void bm_main(void)
+{
+	struct bm_config cfg;
+	bm_config_defaults(&cfg);
+	bm_board_exit(bm_run(&cfg));
+}

@@ -1,0 +1,201 @@
+/* Report-time wide arithmetic (see bm/wide.h): shift-and-subtract division and digit-by-digit
+ * square root over arrays of 32-bit words, so no libgcc helper is needed on any core. The
+ * 128-bit entry points run the same code over 4 words. */
+#include "bm/wide.h"
+
+#ifdef __GNUC__
+/* Keep GCC from turning the word loops into memset/memcpy calls (there may be no libc). */
+#define NO_LIBCALLS __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define NO_LIBCALLS
+#endif
+
+static void from128(uint32_t w[4], struct bm_u128 v)
+{
+	w[0] = (uint32_t)v.lo;
+	w[1] = (uint32_t)(v.lo >> 32);
+	w[2] = (uint32_t)v.hi;
+	w[3] = (uint32_t)(v.hi >> 32);
+}
+
+static struct bm_u128 to128(const uint32_t w[4])
+{
+	struct bm_u128 r = {(uint64_t)w[1] << 32 | w[0], (uint64_t)w[3] << 32 | w[2]};
+	return r;
+}
+
+unsigned bm_wide_add(uint32_t *a, const uint32_t *b, unsigned n)
+{
+	uint64_t c = 0;
+	for (unsigned i = 0; i < n; i++) {
+		c += (uint64_t)a[i] + b[i];
+		a[i] = (uint32_t)c;
+		c >>= 32;
+	}
+	return (unsigned)c;
+}
+
+unsigned bm_wide_sub(uint32_t *a, const uint32_t *b, unsigned n)
+{
+	uint64_t borrow = 0;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t t = (uint64_t)a[i] - b[i] - borrow;
+		a[i] = (uint32_t)t;
+		borrow = (t >> 32) & 1;
+	}
+	return (unsigned)borrow;
+}
+
+int bm_wide_cmp(const uint32_t *a, const uint32_t *b, unsigned n)
+{
+	for (unsigned i = n; i-- > 0;)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
+void bm_wide_shl1(uint32_t *a, unsigned n)
+{
+	for (unsigned i = n; i-- > 1;)
+		a[i] = (a[i] << 1) | (a[i - 1] >> 31);
+	a[0] <<= 1;
+}
+
+/* Index of the highest set bit, -1 for 0. A loop, not __builtin_clz: cores without a CLZ
+ * instruction would call libgcc, and this runs once per division. */
+static int top_bit(const uint32_t *a, unsigned n)
+{
+	for (unsigned i = n; i-- > 0;)
+		if (a[i]) {
+			int b = 31;
+			while (!(a[i] >> b))
+				b--;
+			return (int)(i * 32) + b;
+		}
+	return -1;
+}
+
+static unsigned bit(const uint32_t *a, unsigned i)
+{
+	return (a[i >> 5] >> (i & 31)) & 1;
+}
+
+NO_LIBCALLS static void zero(uint32_t *a, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		a[i] = 0;
+}
+
+NO_LIBCALLS void bm_wide_divmod(uint32_t *q, uint32_t *r, const uint32_t *a, const uint32_t *d, unsigned n)
+{
+	uint32_t rem[BM_WIDE_WORDS];
+	zero(q, n);
+	zero(rem, n);
+	for (int i = top_bit(a, n); i >= 0; i--) {
+		bm_wide_shl1(rem, n);
+		rem[0] |= bit(a, (unsigned)i);
+		if (bm_wide_cmp(rem, d, n) >= 0) {
+			bm_wide_sub(rem, d, n);
+			q[i >> 5] |= 1u << (i & 31);
+		}
+	}
+	if (r)
+		for (unsigned k = 0; k < n; k++)
+			r[k] = rem[k];
+}
+
+NO_LIBCALLS void bm_wide_isqrt(uint32_t *root, const uint32_t *a, unsigned n)
+{
+	uint32_t rem[BM_WIDE_WORDS], trial[BM_WIDE_WORDS];
+	zero(root, n);
+	zero(rem, n);
+	int top = top_bit(a, n);
+	for (int i = top < 0 ? -1 : top / 2; i >= 0; i--) {
+		/* bring down the next two bits */
+		bm_wide_shl1(rem, n);
+		bm_wide_shl1(rem, n);
+		rem[0] |= bit(a, 2 * (unsigned)i + 1) << 1 | bit(a, 2 * (unsigned)i);
+		bm_wide_shl1(root, n);
+		for (unsigned k = 0; k < n; k++)
+			trial[k] = root[k];
+		bm_wide_shl1(trial, n);
+		trial[0] |= 1;
+		if (bm_wide_cmp(rem, trial, n) >= 0) {
+			bm_wide_sub(rem, trial, n);
+			root[0] |= 1;
+		}
+	}
+}
+
+NO_LIBCALLS struct bm_wide bm_wide_u64(uint64_t v)
+{
+	struct bm_wide r;
+	zero(r.w, BM_WIDE_WORDS);
+	r.w[0] = (uint32_t)v;
+	r.w[1] = (uint32_t)(v >> 32);
+	return r;
+}
+
+struct bm_wide bm_wide_u128(struct bm_u128 v)
+{
+	struct bm_wide r = bm_wide_u64(0);
+	from128(r.w, v);
+	return r;
+}
+
+struct bm_wide bm_wide_mul(const struct bm_wide *a, const struct bm_wide *b)
+{
+	struct bm_wide r = bm_wide_u64(0);
+	for (unsigned i = 0; i < BM_WIDE_WORDS; i++) {
+		if (!a->w[i])
+			continue;
+		uint64_t carry = 0;
+		for (unsigned j = 0; i + j < BM_WIDE_WORDS; j++) {
+			uint64_t t = (uint64_t)a->w[i] * b->w[j] + r.w[i + j] + carry;
+			r.w[i + j] = (uint32_t)t;
+			carry = t >> 32;
+		}
+	}
+	return r;
+}
+
+struct bm_wide bm_wide_mul64(const struct bm_wide *a, uint64_t b)
+{
+	struct bm_wide t = bm_wide_u64(b);
+	return bm_wide_mul(a, &t);
+}
+
+uint64_t bm_wide_sat64(const struct bm_wide *a)
+{
+	for (unsigned i = 2; i < BM_WIDE_WORDS; i++)
+		if (a->w[i])
+			return UINT64_MAX;
+	return (uint64_t)a->w[1] << 32 | a->w[0];
+}
+
+struct bm_u128 bm_u128_divmod(struct bm_u128 a, struct bm_u128 d, struct bm_u128 *rem)
+{
+	uint32_t aw[4], dw[4], qw[4], rw[4];
+	from128(aw, a);
+	from128(dw, d);
+	bm_wide_divmod(qw, rw, aw, dw, 4);
+	if (rem)
+		*rem = to128(rw);
+	return to128(qw);
+}
+
+uint64_t bm_u128_isqrt(struct bm_u128 a)
+{
+	uint32_t aw[4], root[4];
+	from128(aw, a);
+	bm_wide_isqrt(root, aw, 4);
+	return to128(root).lo;
+}
+
+uint64_t bm_muldiv64(uint64_t a, uint64_t b, uint64_t d)
+{
+	struct bm_u128 p = bm_u128_mul64(a, b);
+	bm_u128_add(&p, bm_u128_from64(d / 2));
+	struct bm_u128 q = bm_u128_divmod(p, bm_u128_from64(d), 0);
+	return q.hi ? UINT64_MAX : q.lo;
+}

@@ -1,0 +1,254 @@
+/* The port contract: everything an architecture, a board and the C runtime supply to the
+ * portable core, and nothing else. A port that misses a symbol fails to build with a message
+ * naming it (an #error below, a -Werror implicit declaration, or the linker's undefined
+ * reference). Each item says what it is, its unit, its default and who calls it.
+ *
+ * Layers: arch/<arch>/ (ISA: counters, traps, start-up), boards/<board>/ (addresses, device
+ * instances, memory map, exit), core/ (portable; never tests an arch or board macro). The hot
+ * path (counter reads) is static inline and resolved at compile time; everything else is cold
+ * and goes through the board's devices. */
+#ifndef BM_PORT_H
+#define BM_PORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct bm_record;
+
+/* ==== Supplied by the arch: hot path, in arch/<arch>/include/arch/arch.h ====================
+ * Found by include path (seL4-style), so core never needs #ifdef __riscv.
+ *
+ *   struct arch_snap { uint64_t cycles, instret; ... };
+ *       One reading of the counters. cycles in the unit arch_info.cycle_unit names; instret 0
+ *       where the core cannot count instructions (arch_info.instret_counter is then NULL).
+ *   void arch_snap_begin(struct arch_snap *s);   static inline, always_inline
+ *   void arch_snap_end(struct arch_snap *s);     static inline, always_inline
+ *       Read at the start / end of a timed region, each ONE asm block that stores to *s, so the
+ *       code between two reads is fixed by construction: `empty` then measures exactly 0 after
+ *       the boot-time overhead subtraction. Called by the generated batch functions (bench.h).
+ *   void arch_known_loop(void);  ARCH_KNOWN_LOOP_INSNS
+ *       An asm loop of exactly ARCH_KNOWN_LOOP_INSNS instructions retired (the `known_loop`
+ *       self-check must report exactly that under deterministic QEMU).
+ *   ARCH_HAS_CLZ64  1 when __builtin_clzll is one or two instructions (no libgcc call), else
+ *       0: the statistics use a table instead. */
+#include "arch/arch.h"
+
+#ifndef ARCH_KNOWN_LOOP_INSNS
+#error "arch/arch.h must define ARCH_KNOWN_LOOP_INSNS and arch_known_loop() (see bm/port.h)"
+#endif
+#ifndef ARCH_HAS_CLZ64
+#error "arch/arch.h must define ARCH_HAS_CLZ64 to 0 or 1 (see bm/port.h)"
+#endif
+
+/* ==== Shared types ========================================================================== */
+
+/* A fact for the meta record: lowercase [a-z0-9_] key, value printed as a JSON string. Arrays of
+ * facts end with {0, 0}. */
+struct bm_kv {
+	const char *key;
+	const char *value;
+};
+
+/* Byte-wide register access, for drivers whose device sits on different buses (a 16550 on an
+ * 8-bit or a 32-bit MMIO bus, or on x86 port I/O): the driver takes one of these, the board
+ * picks it. boards/drivers supplies the MMIO ones, an arch with port I/O its own. */
+struct bm_io8 {
+	uint8_t (*read)(uintptr_t addr);
+	void (*write)(uintptr_t addr, uint8_t value);
+};
+
+/* Exit statuses the firmware reports (and QEMU returns). Never fail with 0. */
+enum bm_exit_status {
+	BM_EXIT_PASS = 0,   /* every benchmark ran and verified */
+	BM_EXIT_FAIL = 1,   /* at least one benchmark did not pass (the end record says how) */
+	BM_EXIT_CONFIG = 2, /* the kit is misconfigured (nothing selected, a dead counter, bad option) */
+	BM_EXIT_TRAP = 3,   /* the run was aborted: a fault outside a benchmark, or corrupted kit state */
+};
+
+/* ==== Supplied by the arch: cold path, arch/<arch>/ C sources ======================================= */
+
+/* What the arch tells the meta record after probing its counters (filled by arch_init). */
+struct arch_info {
+	/** ISA as built, e.g. "rv64imac". */
+	const char *isa;
+	/** Source of the cycles figures, e.g. "cycle (rdcycle)"; names the fallback when the
+	 *  preferred counter did not advance. */
+	const char *cycle_counter;
+	/** Unit of the cycles figures when they are not core cycles ("tsc_ticks", "cntvct_ticks",
+	 *  "systick_ticks"); NULL means "cycles". */
+	const char *cycle_unit;
+	/** Source of instructions retired, or NULL when the core cannot count them. */
+	const char *instret_counter;
+	/** Facts for the meta record's arch_facts (counter enabling, privilege, caches); {0,0}-ended. */
+	const struct bm_kv *facts;
+	/** Optional: core cycles per counter tick in ppm, measured now, for arches whose counter is
+	 *  not the core clock (x86 TSC). Called by the harness before each benchmark. NULL: none. */
+	uint32_t (*core_per_tick_ppm)(void);
+};
+
+/** Called once by core (bm_run) after the board's init: enable and probe the counters, install
+ *  the trap vector, turn on what the counters need (MMU and caches on AArch64). */
+void arch_init(void);
+/** The facts above, valid after arch_init(). */
+const struct arch_info *arch_get_info(void);
+/* Bare-metal arches also provide the entry `_start` (stack, trap vector, then bm_crt_start())
+ * and a trap handler that reports the cause in words (bm_out_*) and ends the run with
+ * bm_board_exit(BM_EXIT_TRAP); while a probe runs (BM_PROBE, below) an undefined-instruction
+ * trap calls bm_probe_fault() and resumes after the instruction instead. */
+
+/* ==== Supplied by the board: boards/<board>/board.c ========================================
+ * A board is data: device instances from boards/drivers/ (each driver embeds the device struct
+ * and implements its ops), a memory map, and one `const struct bm_board board_desc`. */
+
+/* The console: a byte sink. Drivers embed it (e.g. struct ns16550 { struct bm_console con; ...}). */
+struct bm_console {
+	/** For the meta record, e.g. "ns16550a@0x10000000". */
+	const char *name;
+	/** Optional: bring the UART up (baud, 8N1, FIFOs); called once by core before any output. */
+	void (*init)(struct bm_console *con);
+	/** Write one byte, blocking until the device takes it (bounded where the device may be absent). */
+	void (*putc)(struct bm_console *con, char c);
+	/** 0 (default): core sends "\r\n" for '\n' (a serial line); 1: '\n' alone (a file, a pipe). */
+	uint8_t lf_only;
+};
+
+/* A free-running timer, the reference for the cycle-counter frequency and for ns figures. */
+struct bm_timer {
+	/** For the meta record, e.g. "clint-mtime@0x0200bff8". */
+	const char *name;
+	/** Optional: start the timer and set hz when it is only known at run time. Called once by
+	 *  core before the clock estimate. */
+	void (*init)(struct bm_timer *t);
+	/** Current count in ticks (64-bit, never torn on 32-bit buses). */
+	uint64_t (*read)(const struct bm_timer *t);
+	/** Ticks per second; 0 means "no usable timer" (no ns figures). Settable by init. */
+	uint64_t hz;
+};
+
+/* How the run ends: a QEMU exit device, semihosting, a watchdog reset, or a halt on hardware. */
+struct bm_exit {
+	/** For the board's README and tests only. */
+	const char *name;
+	/** End the run with a bm_exit_status. Must not return (core spins if it does). */
+	void (*exit)(const struct bm_exit *dev, int status);
+};
+
+/* One region of the physical memory map, for arches that build translation or protection
+ * tables from it (AArch64 MMU identity map). */
+enum bm_mem_type {
+	BM_MEM_NORMAL = 1, /* RAM: cacheable */
+	BM_MEM_DEVICE = 2, /* MMIO: device memory, never executable */
+};
+struct bm_mem_region {
+	uint64_t base;          /** physical = virtual address */
+	uint64_t size;          /** bytes */
+	enum bm_mem_type type;  /** how it is mapped */
+};
+
+struct bm_board {
+	/** Board name, as its folder under boards/ (e.g. "qemu-virt-riscv64"). Required. */
+	const char *name;
+	/** Required: the console. */
+	struct bm_console *console;
+	/** Optional: the timer (NULL: none; no ns or ops/s figures). */
+	struct bm_timer *timer;
+	/** Required: how the run ends. */
+	const struct bm_exit *exit;
+	/** Optional: clocks and pins, called once by core before any device's init. */
+	void (*init)(void);
+	/** Optional: called before a benchmark's setup (e.g. to snapshot OS accounting). */
+	void (*bench_begin)(const char *name);
+	/** Optional: called while a benchmark's result record is open, to add board keys; `r` is
+	 *  NULL when the benchmark did not pass (such a record carries no numbers). */
+	void (*bench_end)(const char *name, struct bm_record *r);
+	/** Optional: facts for the meta record's board_facts; {0,0}-ended. */
+	const struct bm_kv *facts;
+	/** The memory map; required by arches that map memory (AArch64), else optional. */
+	const struct bm_mem_region *mem_map;
+	unsigned mem_map_len;
+};
+
+/** Defined by exactly one board: the only symbol a board's C code exports. */
+extern const struct bm_board board_desc;
+
+/* ==== Supplied by the C runtime ===============================================================
+ * core/crt/bm_crt.c on bare metal; the hosted board otherwise. */
+
+/** The C library's name and version for the meta record (core/libc/<libc>.c). */
+extern const char bm_libc_name[];
+
+/* The main stack, for the stack high-water mark. */
+struct bm_stack {
+	uintptr_t lo, hi; /* [lo, hi); lo == hi: not known (hosted) */
+	uint8_t paint;    /* the byte the unused stack holds (painted by the start-up) */
+};
+void bm_rt_stack(struct bm_stack *s);
+
+/* ==== Supplied by core to the ports ============================================================ */
+
+/* End the run with a bm_exit_status through the board's exit device; never returns. */
+__attribute__((noreturn)) void bm_board_exit(int status);
+
+/* Probing optional hardware from arch code: run one instruction that may not exist and learn
+ * whether it trapped. BM_PROBE(stmt) evaluates to 1 when stmt ran without trapping. The arch's
+ * trap handler, on an undefined-instruction trap, calls bm_probe_fault(): when it returns 1 a
+ * probe was running and the handler resumes after the (4-byte) instruction. Cold path only. */
+extern volatile int bm_probe_active;
+extern volatile int bm_probe_faulted;
+static inline int bm_probe_fault(void)
+{
+	if (!bm_probe_active)
+		return 0;
+	bm_probe_faulted = 1;
+	return 1;
+}
+#define BM_PROBE(stmt)                                                    \
+	({                                                                \
+		bm_probe_faulted = 0;                                     \
+		bm_probe_active = 1;                                      \
+		__asm__ volatile("" : : : "memory");                      \
+		stmt;                                                     \
+		__asm__ volatile("" : : : "memory");                      \
+		bm_probe_active = 0;                                      \
+		!bm_probe_faulted;                                        \
+	})
+
+/* ==== How core calls the port (NULL-safe, cold path) ========================================= */
+
+static inline void bm_port_putc(char c)
+{
+	struct bm_console *con = board_desc.console;
+	if (con && con->putc)
+		con->putc(con, c);
+}
+
+static inline const struct bm_timer *bm_port_timer(void)
+{
+	const struct bm_timer *t = board_desc.timer;
+	return t && t->read && t->hz ? t : 0;
+}
+
+static inline uint64_t bm_port_timer_read(void)
+{
+	const struct bm_timer *t = bm_port_timer();
+	return t ? t->read(t) : 0;
+}
+
+static inline void bm_port_bench_begin(const char *name)
+{
+	if (board_desc.bench_begin)
+		board_desc.bench_begin(name);
+}
+
+static inline void bm_port_bench_end(const char *name, struct bm_record *r)
+{
+	if (board_desc.bench_end)
+		board_desc.bench_end(name, r);
+}
+
+static inline const char *arch_cycle_unit(const struct arch_info *ai)
+{
+	return ai->cycle_unit ? ai->cycle_unit : "cycles";
+}
+
+#endif /* BM_PORT_H */

@@ -1,0 +1,87 @@
+"""bm capture against a fake board: a command printing slowly with a reset, CR LF and ANSI
+noise; a real pseudo-terminal (os.openpty) fed by a writer thread, started through --start;
+a far end that goes away mid-run; and a timeout."""
+import os
+import subprocess
+import threading
+import time
+
+from conftest import FAKE, PY, bm, no_crash
+
+
+def test_capture_command_with_reset_crlf_ansi(tmp_path):
+    out, raw = tmp_path / "rec.jsonl", tmp_path / "raw.log"
+    p = bm("capture", "--quiet", "-o", out, "--raw", raw, "--",
+           PY, FAKE, "--log", "r14", "--delay", "0.002", "--reset", "--crlf", "--ansi", "--hang-after-end")
+    no_crash(p)
+    assert p.returncode == 0, p.stderr
+    assert "board reset after record 5" in p.stderr and "boot 2: complete, 44 records" in p.stderr
+    assert bm("check", out).returncode == 0
+    assert out.read_bytes().count(b"\n") == 44 and b"\x1b" not in out.read_bytes()
+    assert b"\r\n" in raw.read_bytes() and b"PASS" in raw.read_bytes()
+
+
+def test_capture_to_stdout_echo_to_stderr():
+    p = bm("capture", "--", PY, FAKE)
+    assert p.returncode == 0
+    assert p.stdout.count("\n") == 14 and all(l.startswith("{") for l in p.stdout.splitlines())
+    assert "*** TRAP" in p.stderr
+
+
+def _pty_writer(master, flag, args, close_after=3.0):
+    while not os.path.exists(flag):
+        time.sleep(0.01)
+    data = subprocess.run([PY, FAKE, "--out", "/dev/stdout"] + args, stdout=subprocess.PIPE).stdout
+    for i in range(0, len(data), 97):          # in small pieces, as a UART delivers it
+        os.write(master, data[i:i + 97])
+        time.sleep(0.0005)
+    time.sleep(close_after)
+    os.close(master)
+
+
+def test_capture_port_on_a_real_pty(tmp_path):
+    master, slave = os.openpty()
+    flag = tmp_path / "reader-ready"
+    t = threading.Thread(target=_pty_writer, args=(master, str(flag), ["--log", "r14", "--crlf", "--ansi", "--reset"]),
+                         daemon=True)
+    t.start()
+    out = tmp_path / "rec.jsonl"
+    p = bm("capture", "--quiet", "--port", os.ttyname(slave), "-o", out, "--start", f"touch {flag}",
+           "--timeout", "60")
+    os.close(slave)
+    no_crash(p)
+    assert p.returncode == 0, p.stderr
+    assert bm("check", out).returncode == 0
+
+
+def test_capture_pty_closes_mid_run(tmp_path):
+    master, slave = os.openpty()
+    path = os.ttyname(slave)
+    flag = tmp_path / "ready"
+
+    def feed():
+        while not os.path.exists(flag):
+            time.sleep(0.01)
+        data = subprocess.run([PY, FAKE, "--out", "/dev/stdout"], stdout=subprocess.PIPE).stdout
+        os.write(master, data[:len(data) // 2])
+        time.sleep(0.5)
+        os.close(master)
+    t = threading.Thread(target=feed, daemon=True)
+    t.start()
+    os.close(slave)
+    out = tmp_path / "partial.jsonl"
+    p = bm("capture", "--quiet", "--port", path, "-o", out, "--start", f"touch {flag}", "--timeout", "30")
+    no_crash(p)
+    assert p.returncode == 1, p.stderr
+    assert "INCOMPLETE" in p.stderr and "console closed" in p.stderr
+    assert out.read_bytes().startswith(b'{"type":"meta"')
+
+
+def test_capture_timeout_and_usage(tmp_path):
+    p = bm("capture", "--quiet", "--timeout", "2", "--", PY, FAKE, "--hang-at", "spin")
+    assert p.returncode == 124 and "timed out" in p.stderr
+    assert bm("capture").returncode == 2
+    assert bm("capture", "--port", "/dev/ttyS0", "--", "true").returncode == 2
+    q = bm("capture", "--port", str(tmp_path / "nope"))
+    assert q.returncode == 2 and "cannot open" in q.stderr
+    assert bm("capture", "--port", "x", "--baud", "fast").returncode == 2

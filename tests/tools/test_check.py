@@ -1,0 +1,156 @@
+"""bm check on the generated corpus: hundreds of damaged logs derived from valid base logs,
+each with the exact verdict it must get (complete and clean, or precisely which problems),
+the command's exit statuses and --write, and a fuzz pass that must never crash."""
+import random
+
+import pytest
+
+import corpus
+from bmlib import log
+from conftest import bm, no_crash
+
+CORPUS = corpus.corpus()
+
+
+def test_corpus_is_large_and_varied():
+    assert len(CORPUS) >= 500
+    kinds = {k for _, _, v in CORPUS for k in v}
+    assert {"missing", "duplicate", "order", "incomplete", "reset", "headless", "value", "count",
+            "end", "empty"} <= kinds
+    assert sum(1 for _, _, v in CORPUS if not v) >= 100      # intact records with noise around
+
+
+@pytest.mark.parametrize("name,data,verdict", CORPUS, ids=[c[0] for c in CORPUS])
+def test_verdict(name, data, verdict):
+    lg = log.analyze(data, name)
+    assert sorted(p.kind for p in lg.problems) == sorted(verdict), [p.msg for p in lg.problems]
+    assert lg.clean == (not verdict)
+
+
+def test_lost_record_is_named_once_with_its_seq(write):
+    lines = corpus.realistic14()
+    i = corpus.record_indexes(lines)[9]
+    path = write("flip.log", lines[:i] + [lines[i].replace('"seq":', '"seq":"', 1)] + lines[i + 1:])
+    p = bm("check", path)
+    assert p.returncode == 1
+    problems = [l for l in p.stdout.splitlines() if ": problem: " in l]
+    assert len(problems) == 1 and "seq 9 missing" in problems[0] and "CRC mismatch" in problems[0]
+
+
+def test_reset_is_one_problem_and_write_keeps_last_boot(write, tmp_path):
+    lines = corpus.realistic14()
+    recs = corpus.record_indexes(lines)
+    path = write("reset.log", lines[:recs[4] + 1] + lines)
+    out = tmp_path / "kept.jsonl"
+    p = bm("check", path, "--write", out)
+    assert p.returncode == 1
+    assert sum(": problem: " in l for l in p.stdout.splitlines()) == 1
+    assert "board reset after record 4" in p.stdout
+    q = bm("check", out)
+    assert q.returncode == 0 and q.stdout.strip().endswith("complete and clean")
+    assert out.read_text().count("\n") == len(recs)
+
+
+def test_noise_on_progress_line_is_clean(write):
+    lines = [("{" + l[1:]) if l.startswith("[") else l for l in corpus.realistic14()]
+    p = bm("check", write("noise.log", lines))
+    assert p.returncode == 0, p.stdout
+    assert "note:" in p.stdout
+
+
+def test_exit_statuses(write, tmp_path):
+    good = write("good.log", corpus.failing_log())
+    assert bm("check", good).returncode == 0
+    assert bm("check", good, "--quiet").stdout.strip().endswith("complete and clean")
+    p = bm("check", good, str(tmp_path / "missing.log"))
+    assert p.returncode == 2 and "cannot read" in p.stderr
+    assert bm("check").returncode == 2
+    assert bm("check", good, good, "--write", tmp_path / "x").returncode == 2
+
+
+def test_format1_log_named_once():
+    import os
+    from conftest import ROOT
+    p = bm("check", os.path.join(ROOT, "tests", "data", "qemu-virt-riscv64-icount.log"))
+    assert p.returncode == 1 and p.stdout.count("format 1") == 1
+
+
+def _mutate(data, rng):
+    b = bytearray(data)
+    for _ in range(rng.randrange(1, 12)):
+        op = rng.randrange(6)
+        i = rng.randrange(len(b)) if b else 0
+        if op == 0 and b:
+            b[i] = rng.randrange(256)
+        elif op == 1:
+            b[i:i] = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 8)))
+        elif op == 2:
+            del b[i:i + rng.randrange(1, 200)]
+        elif op == 3:
+            j = rng.randrange(len(b)) if b else 0
+            b[i:i] = b[j:j + rng.randrange(1, 400)]
+        elif op == 4:
+            b[i:i] = rng.choice([b"{", b"}", b'"crc":"', b"NaN", b"\r", b"\n", b'{"type":"', b"\x1b["])
+        else:
+            b = b[:i]
+    return bytes(b)
+
+
+def test_fuzz_library_never_raises():
+    rng = random.Random(2024)
+    bases = [corpus.text(corpus.realistic14(samples=200)), corpus.text(corpus.failing_log()),
+             corpus.text(corpus.hosted_runs())]
+    for k in range(1500):
+        data = _mutate(rng.choice(bases), rng)
+        lg = log.analyze(data, f"fuzz{k}")
+        assert isinstance(lg.clean, bool)
+
+
+def test_fuzz_cli_never_tracebacks(write):
+    rng = random.Random(7)
+    base = corpus.text(corpus.failing_log())
+    paths = [write(f"f{k}.log", _mutate(base, rng)) for k in range(40)]
+    p = bm("check", *paths)
+    no_crash(p)
+    assert p.returncode in (0, 1)
+    for sub in (("report",), ("compare", paths[0]), ("plot", "--bench", "crc32", "-o", paths[0] + ".png")):
+        q = bm(*sub, *paths[1:3])
+        no_crash(q)
+
+
+def test_fuzz_values_never_raise():
+    """Well-formed records (valid CRC) with values of any type in any key: the rules must
+    name them, never raise; boots that still pass go through the compare statistics."""
+    import json
+    from decimal import Decimal
+    from bmlib import records, stats
+    rng = random.Random(5)
+    vals = [None, [], {}, "x", -1, 0, 2**64, 2**70, Decimal("1.5"), Decimal("-0.000"), True,
+            "NaN", [1, 2], [[1, 2, 3]], {"a": 1}, Decimal("1e30")]
+
+    def edit(d):
+        k = rng.choice(list(d))
+        if isinstance(d[k], dict) and d[k] and rng.random() < 0.5:
+            edit(d[k])
+        elif isinstance(d[k], list) and d[k] and rng.random() < 0.5:
+            d[k][rng.randrange(len(d[k]))] = rng.choice(vals)
+        elif rng.random() < 0.15:
+            del d[k]
+        else:
+            d[k] = rng.choice(vals)
+    bases = [corpus.realistic14(samples=120), corpus.failing_log(), corpus.hosted_runs(samples=100)]
+    for _ in range(800):
+        lines = list(rng.choice(bases))
+        for _ in range(rng.randrange(1, 4)):
+            i = rng.choice(corpus.record_indexes(lines))
+            d = json.loads(lines[i][:lines[i].rfind(',"crc":')] + "}", parse_float=Decimal,
+                           parse_constant=lambda s: "NaN")
+            edit(d)
+            body = records.dump(d)
+            body = body[:body.rfind('"crc":')].replace('"NaN"', "NaN")
+            lines[i] = body + '"crc":"' + records.crc_hex(body.encode()) + '"}'
+        lg = log.analyze(corpus.text(lines))
+        for bt in lg.boots:
+            if bt.clean:
+                for b in bt.benches:
+                    stats.compare_bench(b.name, [b], [b], ["p50", "mean", "p99"], 0.05)

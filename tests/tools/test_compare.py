@@ -1,0 +1,151 @@
+"""bm compare on constructed data with known answers: identical runs, a clear 10% shift
+(one run per side and several), a one-instruction change in deterministic QEMU (exact, no
+test statistic), the gate's exit statuses, non-comparable runs refused, few-runs warnings.
+Also bm report's formats and bm plot's files."""
+import json
+import random
+
+import corpus
+from conftest import bm, no_crash
+
+
+def icount_log(extra=0, seed=1):
+    """Deterministic QEMU: constant benchmarks, one with spread; `extra` instructions added
+    per iteration of known_loop."""
+    rng = random.Random(seed)
+    b = [corpus.Bench("known_loop", [2001 + extra] * 300, extra={"expect_insns": 2001}),
+         corpus.Bench("crc32", [11273] * 300),
+         corpus.Bench("stats_add_random", [67 + int(rng.expovariate(1 / 80)) for _ in range(300)])]
+    return corpus.write_log(b, 300, "qemu-icount")
+
+
+def rows(p):
+    return {(r["benchmark"], r.get("metric")): r for r in json.loads(p.stdout)}
+
+
+def test_identical_runs_are_not_different(write):
+    a = write("a.log", corpus.hosted_runs(seed=1))
+    p = bm("compare", a, a, "--format", "json", "--gate", "p99:+0%", "--gate", "mean:+0%")
+    assert p.returncode == 0, p.stderr
+    r = rows(p)
+    assert {x["verdict"] for x in r.values()} == {"~"}
+    assert all(x["delta"] == 0 for x in r.values())
+
+
+def test_ten_percent_shift_is_significant(write):
+    a = write("a.log", corpus.hosted_runs(1.0, seed=1))
+    b = write("b.log", corpus.hosted_runs(1.10, seed=2))
+    p = bm("compare", a, b, "--format", "json")
+    assert p.returncode == 0
+    r = rows(p)
+    for name in ("crc32", "memcpy_4k"):
+        x = r[(name, "p50")]
+        assert x["verdict"] == "slower" and x["p"] < 1e-6 and x["test"] == "mann-whitney U (samples)"
+        assert 0.07 < x["rel"] < 0.13 and x["ci_low"] > 0
+        assert x["cliff_delta"] > 0.9 and x["cohen_d"] > 2
+    assert "one run per side" in p.stderr
+    q = bm("compare", b, a, "--format", "json")
+    assert {x["verdict"] for x in rows(q).values()} == {"faster"}
+
+
+def test_several_runs_per_side(write):
+    a = [write(f"a{i}.log", corpus.hosted_runs(1.0, seed=10 + i)) for i in range(5)]
+    b = [write(f"b{i}.log", corpus.hosted_runs(1.03, seed=20 + i)) for i in range(5)]
+    p = bm("compare", "-a", *a, "-b", *b, "--format", "json")
+    r = rows(p)
+    x = r[("crc32", "p50")]
+    assert x["test"] == "mann-whitney U (runs)" and x["runs_a"] == 5 and x["verdict"] == "slower"
+    assert abs(x["p"] - 2 / 252) < 1e-9
+    same = bm("compare", "-a", *a[:3], "-b", *a[3:], "--format", "json")
+    assert {x["verdict"] for x in rows(same).values()} == {"~"}
+    assert "smallest p-value" in same.stderr          # 3 vs 2 runs can never be significant
+
+
+def test_deterministic_one_instruction_is_exact(write):
+    a = write("a.log", icount_log(0))
+    b = write("b.log", icount_log(1))
+    p = bm("compare", a, b, "--format", "json")
+    r = rows(p)
+    k = r[("known_loop", "p50")]
+    assert k["mode"] == "exact" and k["p"] is None and k["verdict"] == "slower" and k["delta"] == 1
+    assert r[("known_loop", "mean")]["delta"] == 1
+    assert {r[("crc32", m)]["verdict"] for m in ("p50", "mean", "p99")} == {"same"}
+    assert r[("stats_add_random", "p50")]["verdict"] == "same"
+    t = bm("compare", a, b)
+    assert "exact" in t.stdout and "slower" in t.stdout
+    assert bm("compare", a, b, "--gate", "p50:+0%").returncode == 1
+    assert bm("compare", a, b, "--gate", "p50:+1%").returncode == 0       # 0.05% is under 1%
+    assert bm("compare", a, b, "--gate", "mean:+0.5").returncode == 1     # absolute: 1 > 0.5
+    assert bm("compare", b, a, "--gate", "p50:+0%").returncode == 0       # faster passes
+    assert bm("compare", a, a, "--gate", "p50:+0%").returncode == 0
+
+
+def test_gate_exit_statuses(write):
+    a = write("a.log", corpus.hosted_runs(1.0, seed=1))
+    b = write("b.log", corpus.hosted_runs(1.10, seed=2))
+    p = bm("compare", a, b, "--gate", "p99:+5%")
+    assert p.returncode == 1 and "gate failed: crc32: p99" in p.stderr
+    assert bm("compare", a, b, "--gate", "p50:+20%").returncode == 0
+    assert bm("compare", b, a, "--gate", "p50:+1%").returncode == 0
+    assert bm("compare", a, a, "--gate", "p99:+5%").returncode == 0
+    bad = bm("compare", a, b, "--gate", "p99:5 percent")
+    assert bad.returncode == 2 and "bad --gate" in bad.stderr
+
+
+def test_broken_benchmark_fails_the_gate(write):
+    ok = [corpus.Bench("x", [100] * 50), corpus.Bench("y", [200] * 50)]
+    broken = [corpus.Bench("x", [100] * 50), corpus.Bench("y", status="trap", reason="bad", phase="samples",
+                                                           trap={"cause": "c", "pc": "0x1", "code": "0x2"})]
+    a = write("a.log", corpus.write_log(ok, 50))
+    b = write("b.log", corpus.write_log(broken, 50))
+    p = bm("compare", a, b, "--gate", "p99:+5%")
+    assert p.returncode == 1 and "was ok in A" in p.stderr and "broken" in p.stdout
+
+
+def test_not_comparable_is_refused(write):
+    a = write("a.log", corpus.hosted_runs(seed=1))
+    b = write("b.log", corpus.realistic14(samples=300))
+    p = bm("compare", a, b)
+    assert p.returncode == 2
+    for key in ("board", "cycle_unit", "isa", "built_for"):
+        assert key in p.stderr
+    q = bm("compare", a, b, "--force")
+    assert q.returncode == 0 and "only in" in q.stdout
+
+
+def test_usage_errors(write):
+    a = write("a.log", corpus.hosted_runs(seed=1))
+    for args in (("compare", a), ("compare", a, a, "-a", a), ("compare", a, a, "--metric", "p42"),
+                 ("compare", a, a, "--alpha", "2"), ("compare", a, a, "--bench", "(")):
+        p = bm(*args)
+        assert p.returncode == 2, args
+        no_crash(p)
+
+
+def test_report_formats(write):
+    a = write("a.log", corpus.failing_log())
+    t = bm("report", a)
+    assert t.returncode == 0 and "trap: illegal instruction" in t.stdout and "cycles" in t.stdout
+    c = bm("report", a, "--format", "csv")
+    assert c.stdout.splitlines()[0].startswith("run,benchmark,status,unit")
+    m = bm("report", a, "--format", "markdown")
+    assert m.stdout.startswith("| ") and "|---|" in m.stdout
+    j = json.loads(bm("report", a, a, "--format", "json").stdout)
+    assert len(j) == 10 and j[0]["p50"] == 2056
+    g = bm("report", "--merge", a, a)
+    assert g.returncode == 0 and "0.00%" in g.stdout
+
+
+def test_plot_png_and_svg(write, tmp_path):
+    a = write("a.log", corpus.hosted_runs(1.0, seed=1))
+    b = write("b.log", corpus.hosted_runs(1.1, seed=2))
+    png, svg = tmp_path / "p.png", tmp_path / "p.svg"
+    assert bm("plot", a, b, "--bench", "crc32", "-o", png).returncode == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10000
+    r = write("r.log", corpus.realistic14(samples=300))
+    assert bm("plot", r, "--bench", "stats_add_far_outliers", "-o", svg).returncode == 0
+    assert b"<svg" in svg.read_bytes()[:2000]
+    assert bm("plot", r, "--bench", "empty", "-o", tmp_path / "e.png").returncode == 0
+    p = bm("plot", a, "--bench", "nope", "-o", tmp_path / "x.png")
+    assert p.returncode == 2 and "nothing to plot" in p.stderr
+    assert bm("plot", a, "--bench", "crc32", "-o", tmp_path / "x.jpg").returncode == 2

@@ -1,0 +1,101 @@
+"""bm run against fake emulators (tests/tools/fake_board.py): exit statuses and maps, a command
+that hangs after the end record (stopped, status from the end record), one that hangs mid-run
+(124, the running benchmark named, the kit's `*** ` line quoted), one that dies (125), --expect,
+--runs, --save/--log, and refused option values."""
+import time
+
+import pytest
+
+from conftest import FAKE, PY, bm, no_crash
+
+
+def run(*args, timeout=60):
+    p = bm("run", "--quiet", *args, timeout=timeout)
+    no_crash(p)
+    return p
+
+
+def test_pass_and_status():
+    p = run("--check", "--", PY, FAKE, "--log", "r14")
+    assert p.returncode == 0 and "44 records, all valid, guest status 0" in p.stderr
+    assert run("--", PY, FAKE, "--log", "r14", "--status", "0").returncode == 0
+    assert run("--", PY, FAKE).returncode == 1                                 # guest status passes through
+
+
+def test_isa_debug_exit_map():
+    assert run("--exit-map", "isa-debug-exit", "--check", "--", PY, FAKE, "--log", "r14", "--isa-exit").returncode == 0
+    p = run("--exit-map", "isa-debug-exit", "--", PY, FAKE, "--log", "r14", "--status", "4")
+    assert p.returncode == 125 and "without the exit device" in p.stderr
+
+
+def test_expect_statuses():
+    ok = run("--expect", "bad_insn=trap", "--expect", "spin=timeout", "--expect", "wrong_answer=fail",
+             "--", PY, FAKE)
+    assert ok.returncode == 0, ok.stderr
+    bad = run("--expect", "bad_insn=timeout", "--", PY, FAKE)
+    assert bad.returncode == 125
+    assert "benchmark bad_insn: status trap (illegal instruction in samples), expected timeout" in bad.stderr
+    assert "benchmark spin: status timeout" in bad.stderr
+    plain = run("--check", "--", PY, FAKE)
+    assert plain.returncode == 125 and "expected ok" in plain.stderr
+    assert run("--check", "--allow-fail", "--expect-status", "1", "--", PY, FAKE).returncode == 0
+    assert run("--expect", "nope=trap", "--", PY, FAKE).returncode == 125
+    assert bm("run", "--expect", "x=lunch", "--", "true").returncode == 2
+
+
+def test_stops_at_end_record_when_command_keeps_running():
+    t0 = time.monotonic()
+    p = run("--check", "--timeout", "30", "--", PY, FAKE, "--log", "r14", "--hang-after-end")
+    assert p.returncode == 0, p.stderr
+    assert time.monotonic() - t0 < 10
+
+
+def test_hang_mid_run_keeps_what_arrived():
+    p = run("--check", "--timeout", "3", "--", PY, FAKE, "--hang-at", "spin")
+    assert p.returncode == 124
+    assert "timed out after 3 s" in p.stderr
+    assert "benchmark spin (4/5) was running" in p.stderr
+    assert "*** HANG: spin stopped here" in p.stderr
+    assert "3 of 5 results" in p.stderr
+
+
+def test_crash_keeps_what_arrived():
+    p = run("--check", "--", PY, FAKE, "--die-at", "crc32")
+    assert p.returncode == 125
+    assert "benchmark crc32 (3/5) was running" in p.stderr and "*** DIE" in p.stderr
+
+
+def test_runs_identical_and_differing(tmp_path):
+    assert run("--runs", "2", "--", PY, FAKE, "--log", "r14").returncode == 0
+    save = tmp_path / "console.log"
+    p = run("--check", "--save", save, "--expect-text", "PASS", "--zero", "empty", "--exact",
+            "--require", "known_loop", "--", PY, FAKE, "--log", "r14")
+    assert p.returncode == 0, p.stderr
+    assert run("--log", save, "--zero", "empty").returncode == 0
+    assert run("--log", save, "--zero", "crc32").returncode == 125
+    assert run("--log", save, "--require", "nope").returncode == 125
+    assert run("--log", save, "--expect-text", "not there").returncode == 125
+
+
+def test_reset_during_run_is_broken():
+    p = run("--check", "--", PY, FAKE, "--log", "r14", "--reset")
+    assert p.returncode == 125 and "board reset after record 5" in p.stderr
+
+
+@pytest.mark.parametrize("value", ["nan", "-1", "0", "inf", "soon"])
+def test_bad_timeout_refused(value):
+    p = bm("run", "--timeout", value, "--", "true")
+    assert p.returncode == 2 and "positive number of seconds" in p.stderr
+
+
+def test_usage_messages(tmp_path):
+    log = tmp_path / "x.log"
+    log.write_text("hello\n")
+    p = bm("run", "--check", log)
+    assert p.returncode == 2 and "bm check" in p.stderr
+    p = bm("run", "--package", "qemu-system-misc", "--", "qemu-system-nothing")
+    assert p.returncode == 2 and "qemu-system-misc" in p.stderr
+    assert bm("run").returncode == 2
+    assert bm("run", "--runs", "0", "--", "true").returncode == 2
+    h = bm("run", "--help")
+    assert h.returncode == 0 and "--expect NAME=STATUS" in h.stdout

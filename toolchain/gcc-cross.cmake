@@ -1,0 +1,23 @@
+# One GCC toolchain file for every bare-metal arch, parameterised by the arch (arch/<arch>/arch.cmake
+# or the arch's hidden preset): BM_CROSS is the tool prefix (riscv64-unknown-elf-,
+# aarch64-linux-gnu-, arm-none-eabi-, or empty for the host gcc used freestanding on x86_64),
+# BM_SYSTEM_PROCESSOR the CPU family, BM_CROSS_PACKAGES the Debian packages that provide it.
+# Bare metal: nothing can run at configure time, so try-compiles build static libraries.
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR ${BM_SYSTEM_PROCESSOR})
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES BM_CROSS BM_SYSTEM_PROCESSOR BM_CROSS_PACKAGES)
+
+if(NOT DEFINED BM_CROSS OR NOT BM_SYSTEM_PROCESSOR)
+  message(FATAL_ERROR "toolchain/gcc-cross.cmake needs BM_CROSS and BM_SYSTEM_PROCESSOR: use a preset, "
+                      "or -DBM_BOARD=<board> (the board's arch sets them)")
+endif()
+find_program(CMAKE_C_COMPILER NAMES ${BM_CROSS}gcc NO_CACHE)
+if(NOT CMAKE_C_COMPILER)
+  message(FATAL_ERROR "${BM_CROSS}gcc not found. Install it with: sudo apt-get install ${BM_CROSS_PACKAGES} (or run tools/setup)")
+endif()
+set(CMAKE_ASM_COMPILER ${CMAKE_C_COMPILER})
+foreach(_tool objcopy size nm objdump)
+  string(TOUPPER ${_tool} _var)
+  find_program(CMAKE_${_var} ${BM_CROSS}${_tool})
+endforeach()

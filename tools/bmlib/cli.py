@@ -1,0 +1,70 @@
+"""The command line of tools/bm: one argparse subcommand per module (each module gives
+add_arguments() and main()). A new subcommand (e.g. `lava`) is one more module and one more
+line in COMMANDS."""
+import argparse
+import importlib
+import os
+import sys
+
+from .log import UsageError
+
+# name -> one-line help. Only the chosen command's module is imported, so `bm run` and
+# `bm check` work even where numpy/scipy/matplotlib are missing (only compare/report/plot need them).
+COMMANDS = {
+    "run": "boot an image under a command (QEMU), stream and judge its records",
+    "capture": "capture a board's console (serial port or command) into clean records",
+    "check": "check logs: CRCs, order, counts, values (exit 0 = complete and clean)",
+    "report": "tabulate results of one or more runs (table, csv, markdown, json)",
+    "compare": "compare runs A and B: change with CI, significance, effect size, --gate",
+    "plot": "plot a benchmark's histogram and CDF (runs overlaid) to PNG or SVG",
+}
+
+EXIT_INTERNAL = 70
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    ap = argparse.ArgumentParser(
+        prog="bm", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="baremark's host tool: run or capture a board, check its records, report, "
+                    "compare two builds, plot distributions. docs/tools.md has the details.",
+        epilog="`bm COMMAND --help` describes each command.")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    mod = None
+    for name, text in COMMANDS.items():
+        if name == chosen:
+            try:
+                mod = importlib.import_module(f"bmlib.{name}")
+            except ImportError as e:
+                print(f"bm {name}: {e}: this Python ({sys.executable}) lacks Debian's packages; run "
+                      f"tools/bm itself (it starts /usr/bin/python3) after `apt-get install "
+                      f"python3-scipy python3-matplotlib python3-serial`", file=sys.stderr)
+                return 2
+            p = sub.add_parser(name, help=text, description=mod.__doc__,
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
+            mod.add_arguments(p)
+        else:
+            sub.add_parser(name, help=text, add_help=False)
+    args = ap.parse_args(argv)
+    if not args.command:
+        ap.print_help(sys.stderr)
+        return 2
+    try:
+        return mod.main(args)
+    except UsageError as e:
+        print(f"bm {args.command}: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"bm {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`bm report ... | head`): not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except Exception as e:  # a bug: say so in one line (BM_DEBUG=1 shows the traceback)
+        if os.environ.get("BM_DEBUG"):
+            raise
+        print(f"bm {args.command}: internal error (a bug in bm; BM_DEBUG=1 shows where): "
+              f"{type(e).__name__}: {e}", file=sys.stderr)
+        return EXIT_INTERNAL

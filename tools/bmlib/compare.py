@@ -1,0 +1,190 @@
+"""Compare two sides, A and B (two builds, boards or library versions), each one or more runs:
+per benchmark the change of the median, mean and P99 with a confidence interval, a test that
+fits the data, effect sizes and a verdict (`slower`, `faster`, `~` not significant, `same` exact).
+Deterministic QEMU runs are compared exactly. `--gate` turns a regression into exit status 1.
+
+Exit status: 0 no gate failed, 1 a gate failed, 2 usage, unreadable or not comparable runs."""
+import re
+import sys
+from decimal import Decimal
+
+from . import stats
+from .log import UsageError, load_runs
+from .output import FORMATS, num, pct, render
+
+
+SHORT = {"exact": "exact", "mann-whitney U (samples)": "U-samples", "mann-whitney U (runs)": "U-runs",
+         "welch t (exact moments)": "welch-t", "bootstrap interval": "boot-CI", "none": "-"}
+
+
+def _alpha(text):
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not 0 < v < 0.5:
+        raise __import__("argparse").ArgumentTypeError(f"{text!r}: alpha must be a number in (0, 0.5)")
+    return v
+
+
+def add_arguments(p):
+    p.add_argument("files", nargs="*", metavar="RUN", help="A B: one file per side (or -a/-b)")
+    p.add_argument("-a", nargs="+", default=[], metavar="RUN",
+                   help="side A: log or records files; every complete boot in a file is one run")
+    p.add_argument("-b", nargs="+", default=[], metavar="RUN", help="side B, as -a")
+    p.add_argument("--metric", default="p50,mean,p99",
+                   help=f"figures to compare, comma-separated, of {','.join(stats.METRICS)} (default p50,mean,p99)")
+    p.add_argument("--gate", action="append", default=[], metavar="METRIC:+LIMIT[%]",
+                   help="exit 1 when a benchmark's METRIC got significantly worse by more than LIMIT "
+                        "(e.g. p99:+5%%, mean:+20 in the records' unit); repeatable")
+    p.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--bench", metavar="REGEX", help="only benchmarks whose name matches REGEX")
+    p.add_argument("--force", action="store_true", help="compare runs whose meta records differ")
+    p.add_argument("--format", choices=FORMATS, default="table", help="output format (default table)")
+
+
+def _delta_text(r):
+    d = r.delta
+    if d == 0:
+        return "0"
+    if isinstance(d, Decimal):
+        d = d.quantize(Decimal("0.001")) if abs(d) >= Decimal("0.001") or d == 0 else float(d)
+    s = num(d)
+    s = s if s.startswith("-") else "+" + s
+    return f"{s} ({pct(r.rel)})" if r.rel is not None else s
+
+
+def _ci_text(r):
+    if r.ci is None:
+        return "-"
+    if r.rel is not None and r.a:
+        a = float(r.a)
+        return f"[{pct(r.ci[0] / a)}, {pct(r.ci[1] / a)}]"
+    return f"[{r.ci[0]:+.3g}, {r.ci[1]:+.3g}]"
+
+
+def rows_of(benches):
+    rows = []
+    for b in benches:
+        first = {"bench": b.name, "d": num(b.d, 2) if b.d is not None else "-",
+                 "cliff": f"{b.cliff:+.2f}" if b.cliff is not None else "-"}
+        if not b.rows:
+            rows.append(dict(first, metric="-", a="-", b="-", change="-", ci="-", p="-", test="-",
+                             verdict=b.verdict + (f" ({b.note})" if b.note else ""),
+                             _raw={"benchmark": b.name, "mode": b.mode, "verdict": b.verdict, "note": b.note}))
+            continue
+        for i, r in enumerate(b.rows):
+            row = first if i == 0 else {"bench": "", "d": "", "cliff": ""}
+            rows.append(dict(row, metric=r.metric, a=num(r.a), b=num(r.b), change=_delta_text(r),
+                             ci=_ci_text(r), p=f"{r.p:.2g}" if r.p is not None else "-",
+                             test=SHORT.get(r.test, r.test), verdict=r.verdict,
+                             _raw={"benchmark": b.name, "unit": b.unit, "mode": b.mode,
+                                   "runs_a": b.runs[0], "runs_b": b.runs[1], "metric": r.metric,
+                                   "a": r.a, "b": r.b, "delta": r.delta, "rel": r.rel,
+                                   "ci_low": r.ci[0] if r.ci else None, "ci_high": r.ci[1] if r.ci else None,
+                                   "p": r.p, "test": r.test, "significant": r.significant,
+                                   "verdict": r.verdict, "cohen_d": b.d, "cliff_delta": b.cliff,
+                                   "note": b.note}))
+    return rows
+
+
+def sides(args):
+    if args.files and (args.a or args.b):
+        raise UsageError("give either A B or -a RUN... -b RUN..., not both")
+    if args.files:
+        if len(args.files) != 2:
+            raise UsageError(f"give two runs (A B), or sides with -a RUN... -b RUN... ({len(args.files)} given)")
+        return [args.files[0]], [args.files[1]]
+    if not args.a or not args.b:
+        raise UsageError("nothing to compare: give A B, or -a RUN... -b RUN...")
+    return args.a, args.b
+
+
+def compare_runs(a_runs, b_runs, metrics, alpha, name_filter=None, warn=None):
+    """The library entry (also used by tools/bench/compare-power): [stats.Bench]."""
+    names = []
+    for r in a_runs + b_runs:
+        for bench in r.boot.benches:
+            if bench.name not in names and (not name_filter or re.search(name_filter, bench.name)):
+                names.append(bench.name)
+    out = []
+    for name in names:
+        a = [r.bench(name) for r in a_runs if r.bench(name) is not None]
+        b = [r.bench(name) for r in b_runs if r.bench(name) is not None]
+        out.append(stats.compare_bench(name, a, b, metrics, alpha))
+    if warn:
+        modes = {b.mode for b in out}
+        na, nb = len(a_runs), len(b_runs)
+        if "runs" in modes and stats.min_p(na, nb) >= alpha:
+            warn(f"with {na} and {nb} runs the smallest p-value a rank test can give is "
+                 f"{stats.min_p(na, nb):.3g}, not below alpha {alpha}: no difference can be called "
+                 f"significant; use 5 or more runs per side")
+        elif "runs" in modes and min(na, nb) < 5:
+            warn(f"only {min(na, nb)} run(s) on one side: the test has little power; 5 or more per side "
+                 f"is better")
+        if "samples" in modes:
+            warn("one run per side: the rank test sees only the noise within each run; a shift from "
+                 "one run to the next (placement, frequency, caches) can look significant. Compare "
+                 "several runs per side (-a RUN... -b RUN...) to test across runs")
+    return out
+
+
+def main(args):
+    def warn(msg):
+        print(f"bm compare: warning: {msg}", file=sys.stderr)
+    metrics = [m.strip() for m in args.metric.split(",") if m.strip()]
+    metrics = ["p50" if m == "median" else m for m in metrics]
+    bad = [m for m in metrics if m not in stats.METRICS]
+    if bad or not metrics:
+        raise UsageError(f"unknown --metric {','.join(bad) or '(none)'}: use {','.join(stats.METRICS)}")
+    try:
+        gates = [stats.parse_gate(g) for g in args.gate]
+    except ValueError as e:
+        raise UsageError(str(e))
+    if args.bench:
+        try:
+            re.compile(args.bench)
+        except re.error as e:
+            raise UsageError(f"bad --bench regex {args.bench!r}: {e}")
+    for g in gates:
+        if g.metric not in metrics:
+            metrics.append(g.metric)
+    pa, pb = sides(args)
+    a_runs, b_runs = load_runs(pa, warn), load_runs(pb, warn)
+    diff = stats.comparability(a_runs, b_runs)
+    if diff:
+        what = "; ".join(f"{k}: {' vs '.join(map(repr, v))}" for k, v in diff.items())
+        if not args.force:
+            raise UsageError(f"the runs are not comparable ({what}); --force compares them anyway")
+        warn(f"comparing runs that differ in {what} (--force)")
+    for side, runs in (("A", a_runs), ("B", b_runs)):
+        mixed = stats.mixed_builds(runs)
+        if mixed:
+            warn(f"side {side} mixes builds: its runs differ in {', '.join(mixed)}")
+    benches = compare_runs(a_runs, b_runs, metrics, args.alpha, args.bench, warn)
+    if not benches:
+        raise UsageError("no benchmark to compare" + (f" matches {args.bench!r}" if args.bench else ""))
+    units = {b.unit for b in benches if b.unit}
+    unit = f" [{units.pop()}]" if len(units) == 1 else ""
+    cols = [("bench", "benchmark"), ("metric", "metric"), ("a", "A" + unit), ("b", "B" + unit),
+            ("change", "change"), ("ci", f"{100 * (1 - args.alpha):g}% CI"), ("p", "p"),
+            ("test", "test"), ("d", "d"), ("cliff", "cliff"), ("verdict", "verdict")]
+    if args.format == "table":
+        def side(runs):
+            labels = sorted({r.meta.get("label") or "" for r in runs} - {""})
+            return (f"{', '.join(r.label for r in runs[:3])}{', ...' if len(runs) > 3 else ''} "
+                    f"({len(runs)} run{'s' if len(runs) != 1 else ''}, {runs[0].meta.get('built_for')}"
+                    f"{', label ' + '/'.join(labels) if labels else ''})")
+        print(f"A: {side(a_runs)}")
+        print(f"B: {side(b_runs)}")
+    render(rows_of(benches), cols, args.format, sys.stdout)
+    if args.format == "table":
+        print("change = B - A (positive: B takes longer); d = Cohen's d, cliff = Cliff's delta "
+              "(B against A); ~ = not significant at alpha "
+              f"{args.alpha:g}")
+    fails = stats.gate_failures(benches, gates) if gates else []
+    for name, msg in fails:
+        print(f"bm compare: gate failed: {name}: {msg}", file=sys.stderr)
+    if gates and not fails:
+        print(f"bm compare: gate passed ({', '.join(g.text for g in gates)})", file=sys.stderr)
+    return 1 if fails else 0

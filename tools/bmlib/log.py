@@ -1,0 +1,554 @@
+"""A console log as boots: groups the records of records.scan() into boots (a meta record
+starts one), finds lost, repeated and displaced records, applies rules.py and the relations
+between records, and names each problem once. Also loads logs as runs for report/compare/plot."""
+import os
+from dataclasses import dataclass, field
+from decimal import Decimal, localcontext
+
+from . import FORMAT, records, rules
+
+
+class UsageError(Exception):
+    """Bad input that is the user's to fix (unreadable file, nothing usable): exit status 2."""
+
+
+@dataclass
+class Problem:
+    """kind: empty, missing, duplicate, order, incomplete, reset, headless, format, record,
+    structure, value, count, end. `line` is where to look (None: the log as a whole)."""
+    kind: str
+    line: int
+    msg: str
+    seq: int = None
+
+    def __str__(self):
+        return self.msg
+
+
+@dataclass
+class Bench:
+    """One benchmark of a boot: its start, result and hist records (any may be missing)."""
+    start: object = None
+    result: object = None
+    hist: object = None
+    meta: dict = None         # its boot's meta record
+
+    @property
+    def name(self):
+        for r in (self.start, self.result, self.hist):
+            if r is not None and r.name:
+                return r.name
+        return "?"
+
+    @property
+    def status(self):
+        return self.result.get("status") if self.result else None
+
+    @property
+    def seq(self):
+        return min(r.seq for r in (self.start, self.result, self.hist) if r is not None)
+
+
+@dataclass
+class Boot:
+    index: int
+    meta: object = None
+    end: object = None
+    records: list = field(default_factory=list)
+    benches: list = field(default_factory=list)
+    problems: list = field(default_factory=list)
+    human: list = field(default_factory=list)
+    running: Bench = None
+    gaps: bool = False
+
+    @property
+    def complete(self):
+        return self.meta is not None and self.end is not None
+
+    @property
+    def clean(self):
+        return self.complete and not self.problems
+
+    @property
+    def lines(self):
+        return (self.records[0].line, self.records[-1].line) if self.records else (0, 0)
+
+    def bench(self, name):
+        return next((b for b in self.benches if b.name == name), None)
+
+    def kit_said(self, after_pos=-1):
+        """The `*** ` lines the kit printed (after a position): what it said went wrong."""
+        return [h.text.strip() for h in self.human if h.pos > after_pos and h.text.lstrip().startswith("*** ")]
+
+
+@dataclass
+class Log:
+    name: str
+    boots: list = field(default_factory=list)
+    problems: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    scan: object = None
+
+    @property
+    def clean(self):
+        return bool(self.boots) and not self.problems
+
+    def last_complete(self):
+        """The last complete boot, preferring one without problems."""
+        done = [b for b in self.boots if b.complete]
+        good = [b for b in done if b.clean]
+        return (good or done or [None])[-1]
+
+
+def _ranges(nums):
+    out = []
+    for n in sorted(nums):
+        if out and n == out[-1][1] + 1:
+            out[-1][1] = n
+        else:
+            out.append([n, n])
+    return out
+
+
+def _span(a, b, word="seq"):
+    return f"{word} {a}" if a == b else f"{word} {a}-{b}"
+
+
+def _plural(n, word):
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _displaced(seqs):
+    """Indexes of the records that are out of order: those off one longest increasing run
+    (so one record moved far away is one problem, not one per record it jumped over)."""
+    import bisect
+    tails, tails_i, parent = [], [], [None] * len(seqs)
+    for i, s in enumerate(seqs):
+        k = bisect.bisect_left(tails, s)
+        parent[i] = tails_i[k - 1] if k else None
+        if k == len(tails):
+            tails.append(s)
+            tails_i.append(i)
+        else:
+            tails[k], tails_i[k] = s, i
+    keep, i = set(), tails_i[-1] if tails_i else None
+    while i is not None:
+        keep.add(i)
+        i = parent[i]
+    return [i for i in range(len(seqs)) if i not in keep]
+
+
+def _blame(bad):
+    """Why records were lost, from the damaged lines found where they should be."""
+    if not bad:
+        return "no line for it arrived"
+    lines = sorted({b.line for b in bad})
+    where = f"line {lines[0]}" if len(lines) == 1 else f"lines {lines[0]}-{lines[-1]}"
+    return f"{where}: {bad[0].reason}"
+
+
+class _Analysis:
+    """Analysis of one log; builds Log. Damaged lines are `used` once a problem names them."""
+
+    def __init__(self, data, name):
+        self.log = Log(name=name)
+        self.sc = records.scan(data)
+        self.log.scan = self.sc
+        self.used = set()
+
+    def problem(self, where, kind, line, msg, seq=None):
+        where.append(Problem(kind, line, msg, seq))
+
+    def bad_between(self, lo, hi):
+        found = [b for b in self.sc.bad if lo < b.pos < hi and id(b) not in self.used]
+        for b in found:
+            self.used.add(id(b))
+        return found
+
+    def run(self):
+        log, sc = self.log, self.sc
+        if not sc.records:
+            what = f"; {_plural(len(sc.bad), 'line')} looked like records but were not ({sc.bad[0].reason})" \
+                if sc.bad else ""
+            self.problem(log.problems, "empty", None, f"no records in {sc.lines} lines{what}")
+            return log
+        groups = self.group()
+        ends = [g[0][0].pos for g in groups[1:]] + [float("inf")]
+        prev_end = -1
+        for (recs, dups, has_meta), limit in zip(groups, ends):
+            if not has_meta:
+                self.headless(recs, prev_end, limit)
+            else:
+                self.boot(recs, dups, limit)
+            prev_end = max(r.pos for r in recs)
+        self.collapse_formats()
+        for b in sc.bad:
+            if id(b) in self.used:
+                continue
+            if b.crc_ok:
+                self.problem(log.problems, "record", b.line, f"line {b.line}: {b.reason}")
+            else:
+                log.notes.append(f"line {b.line}: not a record ({b.reason}), skipped: {b.preview}")
+        for bt in log.boots:
+            log.problems += bt.problems
+        log.problems.sort(key=lambda p: (p.line or 0))
+        return log
+
+    def group(self):
+        """Split the records into boots at each meta; a seq seen before with other content also
+        starts one (the board reset and its meta was lost). Exact repeats are duplicates."""
+        groups, cur = [], None
+        for r in self.sc.records:
+            if r.type == "meta" or cur is None or (r.seq in cur[3] and cur[3][r.seq].text != r.text):
+                cur = ([], [], r.type == "meta", {})
+                groups.append(cur)
+            if r.seq in cur[3]:
+                cur[1].append(r)
+                continue
+            cur[3][r.seq] = r
+            cur[0].append(r)
+        return [(g[0], g[1], g[2]) for g in groups]
+
+    def headless(self, recs, prev_end, limit):
+        first = recs[0]
+        lost = self.bad_between(prev_end, first.pos)
+        seqs = sorted(r.seq for r in recs)
+        what = f"{_plural(len(recs), 'record')} ({_span(seqs[0], seqs[-1])}, lines {first.line}-{recs[-1].line})"
+        if lost:
+            why = f"their meta record was lost ({_blame(lost)})"
+        elif prev_end < 0:
+            why = "the log starts in the middle of a boot"
+        else:
+            why = "they follow a reset whose meta record never arrived"
+        self.problem(self.log.problems, "headless", first.line, f"{what} have no meta record: {why}; ignored",
+                     seqs[0])
+        self.bad_between(first.pos, limit)   # damage inside an ignored fragment is not news
+
+    def boot(self, recs, dups, limit):
+        log = self.log
+        bt = Boot(index=len(log.boots) + 1, meta=recs[0])
+        log.boots.append(bt)
+        P = bt.problems
+        # Its console lines: from its meta to the next boot (the first boot also owns the header).
+        since = recs[0].pos if len(log.boots) > 1 else -1
+        bt.human = [h for h in self.sc.human if since <= h.pos < limit]
+        meta = recs[0]
+        if meta.data is None:
+            self.problem(P, "record", meta.line, f"line {meta.line}: meta record: {meta.error}", 0)
+            bt.records = recs
+            return
+        fmt = meta.get("format")
+        if fmt != FORMAT:
+            self.problem(P, "format", meta.line,
+                         f"format {rules.show(fmt)} records (this tool reads format {FORMAT}, docs/records.md)")
+            bt.records = recs
+            self.bad_between(meta.pos, limit)
+            return
+        # Displaced and repeated records, each named once; then work in seq order.
+        for i in _displaced([r.seq for r in recs]):
+            r = recs[i]
+            where = f"after seq {recs[i - 1].seq}" if i else "first"
+            self.problem(P, "order", r.line, f"line {r.line}: seq {r.seq} arrived out of order ({where})", r.seq)
+        for a, b in _ranges(r.seq for r in dups):
+            lines = sorted(r.line for r in dups if a <= r.seq <= b)
+            self.problem(P, "duplicate", lines[0],
+                         f"line {lines[0]}: {_span(a, b)} repeated (the same record arrived twice)", a)
+        recs = sorted(recs, key=lambda r: r.seq)
+        bt.records = recs
+        by_seq = {r.seq: r for r in recs}
+        if meta.seq != 0:
+            self.problem(P, "structure", meta.line, f"line {meta.line}: the meta record has seq {meta.seq}, not 0", meta.seq)
+        missing = [s for s in range(recs[-1].seq + 1) if s not in by_seq]
+        for a, b in _ranges(missing):
+            before = by_seq.get(a - 1)
+            after = by_seq[b + 1]
+            lost = self.bad_between(before.pos if before else -1, after.pos)
+            self.problem(P, "missing", after.line,
+                         f"{_span(a, b)} missing before line {after.line} ({_blame(lost)})", a)
+        bt.gaps = bool(missing)
+        _Boot(self, bt, meta.data).check()
+        for b in bt.benches:
+            b.meta = meta.data
+        last = recs[-1]
+        tail_bad = self.bad_between(max(r.pos for r in recs), limit)
+        if bt.end is None:
+            reset = limit != float("inf")
+            what = f"record {last.seq} ({last.type}{' ' + last.name if last.name else ''}, line {last.line})"
+            msg = (f"board reset after {what}" if reset else f"the log ends after {what}: no end record")
+            if tail_bad:
+                msg += f"; {_blame(tail_bad)}"
+            if bt.running is not None:
+                s = bt.running.start
+                msg += f"; benchmark {bt.running.name} ({s.get('index')}/{s.get('of')}) was running"
+                said = bt.kit_said(s.pos)
+                if said:
+                    msg += "; the kit said: " + " | ".join(said)
+            self.problem(P, "reset" if reset else "incomplete", last.line, msg, last.seq)
+        elif tail_bad and not any(r.seq > bt.end.seq for r in recs):
+            log.notes.append(f"line {tail_bad[0].line}: after the end record: {tail_bad[0].reason}")
+
+    def collapse_formats(self):
+        """One message for a log of format 1 records, not one per boot."""
+        fmt = [p for b in self.log.boots for p in b.problems if p.kind == "format"]
+        if len(fmt) > 1:
+            for b in self.log.boots[1:]:
+                b.problems[:] = [p for p in b.problems if p.kind != "format"]
+            fmt[0].msg = f"{len(fmt)} boots of " + fmt[0].msg
+
+
+class _Boot:
+    """Structure and values of one boot whose records are in seq order. Messages are gathered
+    by subject (a benchmark, the meta record, the end record, a rule that many benchmarks
+    break) and each subject becomes one problem."""
+
+    def __init__(self, an, bt, meta):
+        self.an, self.bt, self.meta = an, bt, meta
+        self.subjects = {}      # key -> [first line, seq, title, messages]
+        self.by_rule = {}       # rule -> [(bench, message)]
+        self.kit_rule = {}
+
+    def say(self, key, rec, title, msg):
+        s = self.subjects.setdefault(key, [rec.line, rec.seq, title, []])
+        s[3].append(msg)
+
+    def bench_say(self, bench, rec, msg):
+        first = min((r for r in (bench.start, bench.result, bench.hist) if r is not None), key=lambda r: r.seq)
+        self.say(("bench", first.seq), first, f"benchmark {bench.name}", msg)
+
+    def rule_say(self, rule, bench, rec, msg):
+        self.by_rule.setdefault(rule, []).append((bench, rec, msg))
+
+    def check(self):
+        bt, meta = self.bt, self.meta
+        for m in rules.check_meta(meta):
+            self.say(("meta",), bt.meta, "meta record", m)
+        samples = meta.get("samples") if isinstance(meta.get("samples"), int) else None
+        unit = meta.get("cycle_unit") if isinstance(meta.get("cycle_unit"), str) else None
+        hist_on = meta.get("hist") is True
+        prev, cur, after_end = bt.meta, None, []
+        for r in bt.records[1:]:
+            gap = r.seq != prev.seq + 1
+            if bt.end is not None:
+                after_end.append(r)
+                prev = r
+                continue
+            if r.data is None:
+                self.say(("rec", r.seq), r, f"seq {r.seq}", r.error)
+                prev, cur = r, None
+                continue
+            if r.get("format") != FORMAT:
+                self.say(("rec", r.seq), r, f"seq {r.seq} ({r.type})", f"format = {rules.show(r.get('format'))}, not {FORMAT}")
+            t = r.type
+            if t == "start":
+                if not gap and prev.type == "start" and cur is not None:
+                    self.bench_say(cur, r, f"has no result (the next record is the start of {r.name})")
+                cur = Bench(start=r)
+                bt.benches.append(cur)
+                for m in rules.check_start(r.data):
+                    self.bench_say(cur, r, "start: " + m)
+                if not gap and prev.type == "result" and hist_on and prev.get("status") == "ok":
+                    self.bench_say(bt.benches[-2] if len(bt.benches) > 1 else cur, prev,
+                                   "hist: missing after an ok result (meta says hist:true)")
+            elif t == "result":
+                if cur is not None and cur.result is None and (not gap or cur.name == r.name):
+                    cur.result = r
+                    if cur.start is not None and r.name != cur.start.name:
+                        self.bench_say(cur, r, f"result: name {rules.show(r.name)} differs from its start's "
+                                               f"{rules.show(cur.start.name)}")
+                else:
+                    cur = Bench(result=r)
+                    bt.benches.append(cur)
+                    if not gap:
+                        self.bench_say(cur, r, "result: no start record before it")
+                for m in rules.check_result(r.data):
+                    self.bench_say(cur, r, "result: " + m)
+                self.result_vs_meta(cur, r, samples, unit)
+            elif t == "hist":
+                if cur is not None and cur.result is not None and cur.hist is None \
+                        and (not gap or cur.result.name == r.name):
+                    cur.hist = r
+                    if r.name != cur.result.name:
+                        self.bench_say(cur, r, f"hist: name {rules.show(r.name)} differs from its result's")
+                    elif cur.result.get("status") != "ok":
+                        self.bench_say(cur, r, f"hist: follows a {cur.result.get('status')} result (only ok has one)")
+                else:
+                    cur = Bench(hist=r)
+                    bt.benches.append(cur)
+                    if not gap:
+                        self.bench_say(cur, r, "hist: no result record before it")
+                if not hist_on:
+                    self.bench_say(cur, r, "hist: present but meta says hist:false")
+                hist_errs = rules.check_hist(r.data)
+                for m in hist_errs:
+                    self.bench_say(cur, r, "hist: " + m)
+                if not hist_errs and cur.result is not None and cur.result.get("status") == "ok":
+                    self.hist_vs_result(cur)
+            elif t == "end":
+                bt.end = r
+                if not gap and prev.type == "start":
+                    self.bench_say(cur, prev, "has no result (the next record is the end)")
+                if not gap and prev.type == "result" and hist_on and prev.get("status") == "ok":
+                    self.bench_say(cur, prev, "hist: missing after an ok result (meta says hist:true)")
+                for m in rules.check_end(r.data):
+                    self.say(("end",), r, "end record", m)
+            elif t == "meta":
+                pass  # cannot happen: a meta starts a new boot
+            else:
+                # Format 2 may gain keys, not record types: an unknown type is a sender's bug.
+                self.say(("rec", r.seq), r, f"seq {r.seq}", f"record type {rules.show(t)} is not in format {FORMAT}")
+            prev = r
+        if after_end:
+            a = after_end[0]
+            self.say(("after",), a, "records after the end record",
+                     f"{_plural(len(after_end), 'record')} ({_span(a.seq, after_end[-1].seq)}) follow it")
+        if bt.end is None and bt.benches and bt.benches[-1].result is None and bt.benches[-1].start is not None:
+            bt.running = bt.benches[-1]
+        self.counts()
+        self.emit()
+
+    def result_vs_meta(self, bench, r, samples, unit):
+        if r.get("status") != "ok":
+            return
+        n, u = r.get("n"), r.get("unit")
+        if samples is not None and isinstance(n, int) and n != samples:
+            self.rule_say(("n", samples), bench, r, f"n = {n}")
+        if unit is not None and isinstance(u, str) and u != unit:
+            self.rule_say(("unit", unit), bench, r, f"unit = {rules.show(u)}")
+
+    def hist_vs_result(self, bench):
+        h, r = bench.hist.data, bench.result.data
+        for hk, rk in (("unit", "unit"), ("div", "iters"), ("n", "n"), ("bins_per_octave", "bins_per_octave")):
+            if h.get(hk) != r.get(rk):
+                self.bench_say(bench, bench.hist, f"hist: {hk} = {rules.show(h.get(hk))} but the result's "
+                                                  f"{rk} = {rules.show(r.get(rk))}")
+        div, n = h.get("div"), h.get("n")
+        if not (isinstance(div, int) and div >= 1 and isinstance(n, int) and n >= 1):
+            return
+        half = Decimal("0.0005")
+        with localcontext() as ctx:
+            ctx.prec = 80   # exact enough for 128-bit sums over any n
+            for key, exact in (("min", Decimal(h["min"]) / div), ("max", Decimal(h["max"]) / div),
+                               ("mean", Decimal(h["sum"]) / (n * div))):
+                v = r.get(key)
+                if isinstance(v, Decimal) and v.is_finite() and abs(v - exact) > half:
+                    self.bench_say(bench, bench.hist, f"result {key} = {rules.show(v)} but the hist gives "
+                                                      f"{exact.quantize(Decimal('0.001'))}")
+
+    def counts(self):
+        """Benchmark counts (meta, starts, results, end) in one message; the end's status
+        totals in another. Skipped where a lost record already explains a difference."""
+        bt, meta = self.bt, self.meta
+        results = [b.result for b in bt.benches if b.result is not None]
+        whole = not self.bt.gaps and bt.end is not None
+        told = meta.get("benchmarks")
+        ofs = sorted({b.start.get("of") for b in bt.benches if b.start is not None
+                      and isinstance(b.start.get("of"), int)})
+        parts, bad = [f"meta benchmarks = {rules.show(told)}"], False
+        if ofs and ofs != [told]:
+            parts.append("start records say of = " + ", ".join(map(str, ofs)))
+            bad = True
+        if whole:
+            parts.append(f"{len(results)} results arrived")
+            bad |= len(results) != told
+            er = bt.end.get("results")
+            if isinstance(er, int):
+                parts.append(f"end says results = {er}")
+                bad |= er != told or er != len(results)
+        if bad and isinstance(told, int):
+            self.say(("count",), bt.meta, "benchmark counts disagree", ", ".join(parts))
+        if whole:
+            counted = {s: 0 for s in rules.STATUSES}
+            for r in results:
+                st = r.get("status")
+                if isinstance(st, str) and st in counted:
+                    counted[st] += 1
+            # A result with an unknown status is already named; its totals cannot be compared.
+            diff = [f"{s} = {bt.end.get(s)} (counted {c})" for s, c in counted.items()
+                    if isinstance(bt.end.get(s), int) and bt.end.get(s) != c
+                    and sum(counted.values()) == len(results)]
+            if diff:
+                self.say(("end",), bt.end, "end record", "totals differ from the results: " + ", ".join(diff))
+            starts = [b for b in bt.benches if b.start is not None]
+            for k, b in enumerate(starts, 1):
+                i = b.start.get("index")
+                if isinstance(i, int) and i != k:
+                    self.rule_say(("index", None), b, b.start, f"index = {i} (it is start {k})")
+
+    def emit(self):
+        """A rule broken by one benchmark joins that benchmark's problem; broken by several,
+        it is one problem of its own (e.g. an edited meta record, not 14 bad results)."""
+        for (rule, want), items in self.by_rule.items():
+            benches = {id(b) for b, _, _ in items}
+            key = {"n": "meta samples", "unit": "meta cycle_unit", "index": "the start order"}[rule]
+            against = f"{key} = {rules.show(want)}" if want is not None else key
+            if len(benches) == 1:
+                b, rec, msg = items[0]
+                self.bench_say(b, rec, f"{rec.type}: {msg} disagrees with {against}")
+            else:
+                shown = ", ".join(f"{b.name} {msg}" for b, _, msg in items[:4])
+                self.say(("rule", rule), self.bt.meta, f"{len(items)} {items[0][1].type} records",
+                         f"disagree with {against} ({shown}{', ...' if len(items) > 4 else ''})")
+        for key, (line, seq, title, msgs) in sorted(self.subjects.items(), key=lambda kv: kv[1][1]):
+            kind = {"count": "count", "end": "end", "after": "structure", "index": "structure",
+                    "rec": "record"}.get(key[0], "value")
+            self.bt.problems.append(Problem(kind, line, f"line {line}: {title}: " + "; ".join(msgs), seq))
+
+
+def analyze(data: bytes, name: str = "log") -> Log:
+    """Everything bm check says about a console log (bytes as they came off the wire)."""
+    return _Analysis(data, name).run()
+
+
+def read(path: str) -> bytes:
+    try:
+        if path == "-":
+            import sys
+            return sys.stdin.buffer.read()
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}")
+    except MemoryError:
+        raise UsageError(f"{path} is too large to read")
+
+
+@dataclass
+class Run:
+    """One complete, clean boot used as a run by report, compare and plot."""
+    path: str
+    boot: Boot
+    label: str
+
+    @property
+    def meta(self):
+        return self.boot.meta.data
+
+    def bench(self, name):
+        return self.boot.bench(name)
+
+
+def runs_of(data, path, warn):
+    """The clean, complete boots of one log as runs. Boots with problems are skipped with a
+    warning that names the first problem (bm check names them all)."""
+    log = analyze(data, path)
+    base = os.path.basename(path) if path != "-" else "stdin"
+    good = [b for b in log.boots if b.clean]
+    for b in log.boots:
+        if not b.clean:
+            why = b.problems[0].msg if b.problems else "no end record"
+            warn(f"{path}: boot {b.index} skipped: {why} (bm check {path} names every problem)")
+    other = [p for p in log.problems if not any(p in b.problems for b in log.boots)]
+    if other and good:
+        warn(f"{path}: {other[0].msg}")
+    if not good:
+        why = log.problems[0].msg if log.problems else "no complete boot"
+        raise UsageError(f"{path}: no complete, clean boot to read ({why})")
+    return [Run(path, b, base if len(good) == 1 else f"{base}#{b.index}") for b in good]
+
+
+def load_runs(paths, warn):
+    """Every clean, complete boot of each file, as runs."""
+    runs = []
+    for path in paths:
+        runs += runs_of(read(path), path, warn)
+    return runs

@@ -1,0 +1,103 @@
+"""Plot one benchmark's distribution from the hist records of one or more runs: a histogram
+and a CDF side by side, runs overlaid, P50/P99/P99.9 marked, log-x when the values span more
+than ~1.5 decades. Writes PNG or SVG (matplotlib, Agg backend: no display needed)."""
+import os
+import sys
+
+import numpy as np
+
+from . import dist
+from .log import UsageError, load_runs
+
+LOG_DECADES = 1.5
+MARKS = (("p50", "P50", ":"), ("p99", "P99", "--"), ("p999", "P99.9", "-."))
+
+
+def add_arguments(p):
+    p.add_argument("runs", nargs="+", metavar="RUN", help="log or records file (every complete boot is a run)")
+    p.add_argument("--bench", required=True, metavar="NAME", help="the benchmark to plot")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.png or FILE.svg")
+    p.add_argument("--bins", type=int, default=60, help="histogram bars (default 60)")
+
+
+def main(args):
+    ext = os.path.splitext(args.output)[1].lower()
+    if ext not in (".png", ".svg"):
+        raise UsageError(f"-o {args.output}: the file name must end in .png or .svg")
+    if not 5 <= args.bins <= 1000:
+        raise UsageError("--bins must be 5..1000")
+
+    def warn(msg):
+        print(f"bm plot: warning: {msg}", file=sys.stderr)
+    runs = load_runs(args.runs, warn)
+    series = []
+    for run in runs:
+        b = run.bench(args.bench)
+        if b is None or b.result is None:
+            warn(f"{run.label}: no benchmark {args.bench}")
+            continue
+        if b.status != "ok":
+            warn(f"{run.label}: {args.bench} is {b.status}: nothing to plot")
+            continue
+        if b.hist is None:
+            warn(f"{run.label}: {args.bench} has no hist record (meta hist:false): nothing to plot")
+            continue
+        label = run.label + (f" ({run.meta.get('label')})" if run.meta.get("label") else "")
+        series.append((label, dist.samples(b.hist.data), b.result.data))
+    if not series:
+        names = sorted({b.name for r in runs for b in r.boot.benches})
+        raise UsageError(f"nothing to plot for {args.bench!r} (benchmarks: {', '.join(names[:20])})")
+    draw(series, args.bench, args.output, args.bins)
+    print(f"bm plot: wrote {args.output} ({len(series)} run{'s' if len(series) != 1 else ''})", file=sys.stderr)
+    return 0
+
+
+def draw(series, bench, path, nbins):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    lo = min(float(s[0]) for _, s, _ in series)
+    hi = max(float(s[-1]) for _, s, _ in series)
+    logx = lo > 0 and hi / lo > 10 ** LOG_DECADES
+    if logx:
+        edges = np.geomspace(lo, hi, nbins + 1)
+    else:
+        pad = (hi - lo) * 0.02 or max(abs(hi) * 0.01, 0.5)
+        edges = np.linspace(lo - pad, hi + pad, nbins + 1)
+    unit = series[0][2].get("unit", "")
+    fig, (ax_h, ax_c) = plt.subplots(1, 2, figsize=(12, 4.5))
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, (label, x, res) in enumerate(series):
+        c = colors[i % len(colors)]
+        counts, _ = np.histogram(x, bins=edges)
+        ax_h.stairs(counts / len(x), edges, color=c, label=label, linewidth=1.4)
+        # A CDF of a million points draws the same as one of a few thousand quantiles.
+        y = np.arange(1, len(x) + 1) / len(x)
+        step = max(1, len(x) // 4000)
+        ax_c.step(np.append(x[::step], x[-1]), np.append(y[::step], 1.0), where="post", color=c, label=label)
+        for key, name, style in MARKS:
+            v = res.get(key)
+            if v is not None:
+                for ax in (ax_h, ax_c):
+                    ax.axvline(float(v), color=c, linestyle=style, linewidth=1, alpha=0.8)
+    for ax in (ax_h, ax_c):
+        if logx:
+            ax.set_xscale("log")
+        ax.set_xlabel(f"{unit} per iteration")
+        ax.grid(True, alpha=0.3)
+    ax_h.set_ylabel("fraction of samples per bar")
+    ax_h.set_title(f"{bench}: histogram")
+    ax_c.set_ylabel("fraction of samples <= x")
+    ax_c.set_ylim(0, 1.02)
+    ax_c.set_title(f"{bench}: CDF")
+    from matplotlib.lines import Line2D
+    ax_h.legend(loc="upper right", fontsize=8)
+    ax_c.legend(handles=[Line2D([], [], color="gray", linestyle=s, label=n) for _, n, s in MARKS],
+                loc="lower right", fontsize=8)
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=110)
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror or e}")
+    finally:
+        plt.close(fig)

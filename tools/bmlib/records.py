@@ -1,0 +1,228 @@
+"""Framing of baremark records (docs/records.md): split console bytes into lines, find the
+records in them, check each CRC and read its values as exact decimals. Also the writer that
+emits records exactly as the firmware does (used by the tests' corpus and by host tools)."""
+import json
+import re
+import zlib
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+U64_MAX = 2**64 - 1
+DEC_MAX = Decimal(U64_MAX)
+
+# Terminal noise that a serial console carries: ANSI CSI/OSC sequences, two-byte escapes and
+# stray control bytes. A valid record holds none of them (JSON escapes control characters), so
+# removing them can only restore a record, never forge one: its CRC still has to match.
+_ANSI = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?")
+_CTRL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_START = b'{"type":"'
+_TAIL = re.compile(rb'"crc":"([0-9a-f]{8})"\}')
+_SEQ = re.compile(rb'"seq":(\d{1,20})[,}]')
+_TYPE = re.compile(rb'^\{"type":"([a-z_]{1,20})"')
+
+
+class NonFinite(str):
+    """NaN or Infinity where a number should be: kept (not raised) so the rules name the key."""
+
+
+def crc_hex(body: bytes) -> str:
+    """The CRC a record carries: CRC-32 (zlib's) of every byte before `"crc":`."""
+    return "%08x" % (zlib.crc32(body) & 0xFFFFFFFF)
+
+
+def _pairs(pairs):
+    d = {}
+    for k, v in pairs:
+        if k in d:
+            # json would keep the last silently; a record with a repeated key is malformed.
+            raise ValueError(f"key {k!r} appears twice")
+        d[k] = v
+    return d
+
+
+def loads(text: str):
+    """JSON with exact decimals (docs/records.md: never floats)."""
+    return json.loads(text, parse_float=Decimal, parse_constant=NonFinite, object_pairs_hook=_pairs)
+
+
+@dataclass
+class Record:
+    """A line (or part of one) whose CRC matched. `data` is None when its CRC is right but its
+    text is not a usable JSON object (`error` says why): it still holds its place in the seq."""
+    text: bytes
+    line: int
+    pos: int
+    data: dict = None
+    error: str = None
+    seq: int = None
+    type: str = None
+
+    def get(self, key, default=None):
+        return self.data.get(key, default) if self.data else default
+
+    @property
+    def name(self):
+        n = self.get("name")
+        return n if isinstance(n, str) else None
+
+
+@dataclass
+class BadLine:
+    """A line that looks like a record (starts with `{` or holds `{"type":"`) but is not one.
+    `crc_ok`: its CRC matched, so the sender wrote it that way (a bug, not line noise)."""
+    line: int
+    pos: int
+    reason: str
+    preview: str
+    crc_ok: bool = False
+
+
+@dataclass
+class Human:
+    """A console line that is not a record; kept for the `*** ` lines the kit prints."""
+    line: int
+    pos: int
+    text: str
+
+
+@dataclass
+class Scan:
+    """Everything found in a console log, in stream order (`pos` orders them)."""
+    records: list = field(default_factory=list)
+    bad: list = field(default_factory=list)
+    human: list = field(default_factory=list)
+    lines: int = 0
+
+
+def clean(seg: bytes) -> bytes:
+    return _CTRL.sub(b"", _ANSI.sub(b"", seg))
+
+
+def _preview(b: bytes, n=60) -> str:
+    s = b.decode("utf-8", "replace")
+    return s if len(s) <= n else s[:n] + "..."
+
+
+def parse_candidate(cand: bytes):
+    """One candidate record text -> (Record-fields dict, None) or (None, reason)."""
+    m = _TAIL.search(cand)
+    if not m or m.end() != len(cand):
+        return None, "no CRC at its end (cut short, or not a record)"
+    cut = m.start()
+    want = m.group(1).decode()
+    got = crc_hex(cand[:cut])
+    if got != want:
+        return None, f"CRC mismatch (line says {want}, bytes give {got})"
+    fields = {}
+    try:
+        data = loads(cand.decode("utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("not an object")
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:
+        # The CRC matched, so this is what the sender wrote: keep its place if the seq reads.
+        ms, mt = _SEQ.search(cand), _TYPE.search(cand)
+        fields["error"] = f"CRC is right but the text is not a JSON object ({str(e)[:80]})"
+        if ms and mt:
+            fields.update(seq=int(ms.group(1)), type=mt.group(1).decode())
+        return fields, None
+    seq, typ = data.get("seq"), data.get("type")
+    if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq <= U64_MAX \
+            or not isinstance(typ, str):
+        fields["error"] = "CRC is right but it has no usable \"type\" and \"seq\""
+        return fields, None
+    fields.update(data=data, seq=seq, type=typ)
+    return fields, None
+
+
+def scan_segment(seg: bytes, line: int, pos: int, out: Scan):
+    """Find the records in one cleaned line segment. A segment normally holds one record or
+    none; a lost newline can glue two records, and noise can precede one: each record found
+    is kept, and what is left that looks like a record becomes one BadLine."""
+    i, first_bad, found = 0, None, False
+    while i < len(seg):
+        if i == 0 and seg.startswith(b"{"):
+            start = 0
+        else:
+            start = seg.find(_START, i)
+            if start < 0:
+                break
+        m = _TAIL.search(seg, start)
+        end = m.end() if m else len(seg)
+        fields, reason = parse_candidate(seg[start:end])
+        if fields is not None and "seq" not in fields:
+            # Right CRC, but nothing to place it by: report it like a damaged line.
+            fields, reason = None, fields["error"]
+            crc_ok = True
+        else:
+            crc_ok = False
+        if fields is not None:
+            out.records.append(Record(text=seg[start:end], line=line, pos=pos + start, **fields))
+            found = True
+            i = end
+        else:
+            if first_bad is None:
+                first_bad = (start, reason, crc_ok)
+            i = start + 1
+    if first_bad is not None:
+        start, reason, crc_ok = first_bad
+        out.bad.append(BadLine(line=line, pos=pos + start, reason=reason,
+                               preview=_preview(seg[start:]), crc_ok=crc_ok))
+    elif not found:
+        out.human.append(Human(line=line, pos=pos, text=seg.decode("utf-8", "replace")))
+
+
+def scan(data: bytes) -> Scan:
+    """Split console bytes into lines (LF, CR LF, or a lone CR as a terminal would) and find
+    every record. Positions are byte offsets in the cleaned stream, so they order everything."""
+    out = Scan()
+    pos = 0
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    out.lines = len(lines)
+    for lineno, raw in enumerate(lines, 1):
+        for seg in raw.split(b"\r"):
+            seg = clean(seg)
+            if seg.strip():
+                scan_segment(seg, lineno, pos, out)
+            pos += len(seg) + 1
+    return out
+
+
+# ---- writing records (exactly the firmware's form) ----
+
+def _enc(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, Decimal):
+        return format(v, "f")   # as given: the caller quantizes to 0.001 (tests write bad ones)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ",".join(_enc(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ",".join(json.dumps(k) + ":" + _enc(x) for k, x in v.items()) + "}"
+    if v is None:
+        return "null"
+    raise TypeError(f"cannot write {type(v).__name__} in a record (use int or Decimal)")
+
+
+def dump(fields: dict) -> str:
+    """One record line (without newline): the fields in order, then the CRC of all before it."""
+    body = "{" + ",".join(json.dumps(k) + ":" + _enc(v) for k, v in fields.items()) + ","
+    return body + '"crc":"' + crc_hex(body.encode()) + '"}'
+
+
+def dumps_json(v) -> str:
+    """JSON for tools' own output: decimals stay exact numbers (not floats, not strings)."""
+    if isinstance(v, Decimal):
+        return format(v, "f")
+    if isinstance(v, float):
+        return json.dumps(v) if v == v and abs(v) != float("inf") else "null"
+    if isinstance(v, dict):
+        return "{" + ", ".join(json.dumps(str(k)) + ": " + dumps_json(x) for k, x in v.items()) + "}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(dumps_json(x) for x in v) + "]"
+    return json.dumps(v)

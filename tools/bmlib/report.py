@@ -1,0 +1,100 @@
+"""One row per benchmark and run (or per benchmark, merged over runs) with its key figures
+and their unit, as a text table, CSV, Markdown or JSON. Merged rows give, for each figure,
+the median over the runs, and the runs' spread of the median."""
+import re
+import sys
+from statistics import median
+
+from .log import UsageError, load_runs
+from .output import FORMATS, num, pct, render
+
+
+FIGS = ("min", "p50", "p90", "p99", "p999", "max", "mean", "stddev")
+
+
+def add_arguments(p):
+    p.add_argument("runs", nargs="+", metavar="RUN", help="log or records file (every complete boot is a run)")
+    p.add_argument("--format", choices=FORMATS, default="table", help="output format (default table)")
+    p.add_argument("--merge", action="store_true",
+                   help="one row per benchmark: each figure is the median over the runs")
+    p.add_argument("--bench", metavar="REGEX", help="only benchmarks whose name matches REGEX")
+
+
+def _status(res):
+    st = res.get("status")
+    if st == "ok":
+        return "ok"
+    where = f" in {res.get('phase')}" if res.get("phase") else ""
+    return f"{st}: {res.get('reason', '')}{where}"
+
+
+def per_run(runs, pick):
+    rows = []
+    for run in runs:
+        for b in run.boot.benches:
+            if not pick(b.name) or b.result is None:
+                continue
+            r = b.result.data
+            raw = {"run": run.label, "benchmark": b.name, "status": _status(r), "unit": r.get("unit"),
+                   "iters": r.get("iters"), "n": r.get("n")}
+            raw.update({k: r.get(k) for k in FIGS})
+            raw.update({"cv": r.get("cv_ppm") / 1e6 if isinstance(r.get("cv_ppm"), int) else None,
+                        "insns": r.get("insns"), "p50_ns": r.get("p50_ns"), "ops_per_s": r.get("ops_per_s"),
+                        "label": run.meta.get("label"), "board": run.meta.get("board")})
+            cells = {k: num(v) for k, v in raw.items()}
+            cells["cv"] = pct(raw["cv"], signed=False) if raw["cv"] is not None else "-"
+            cells["_raw"] = raw
+            rows.append(cells)
+    return rows
+
+
+def merged(runs, pick):
+    names = []
+    for run in runs:
+        names += [b.name for b in run.boot.benches if pick(b.name) and b.name not in names]
+    rows = []
+    for name in names:
+        res = [run.bench(name).result.data for run in runs
+               if run.bench(name) is not None and run.bench(name).result is not None]
+        ok = [r for r in res if r.get("status") == "ok"]
+        raw = {"benchmark": name, "runs": len(res), "ok": len(ok),
+               "status": "ok" if len(ok) == len(res) else
+               ", ".join(sorted({_status(r) for r in res if r.get("status") != "ok"})),
+               "unit": ok[0].get("unit") if ok else None}
+        for k in FIGS:
+            vals = [float(r[k]) for r in ok if r.get(k) is not None]
+            raw[k] = median(vals) if vals else None
+        p50s = [float(r["p50"]) for r in ok]
+        raw["spread"] = (max(p50s) - min(p50s)) / raw["p50"] if len(p50s) > 1 and raw["p50"] else None
+        cells = {k: num(v) for k, v in raw.items()}
+        cells["spread"] = pct(raw["spread"], signed=False) if raw["spread"] is not None else "-"
+        cells["_raw"] = raw
+        rows.append(cells)
+    return rows
+
+
+def main(args):
+    def warn(msg):
+        print(f"bm report: warning: {msg}", file=sys.stderr)
+    if args.bench:
+        try:
+            rx = re.compile(args.bench)
+        except re.error as e:
+            raise UsageError(f"bad --bench regex {args.bench!r}: {e}")
+    pick = (lambda n: bool(rx.search(n))) if args.bench else (lambda n: True)
+    runs = load_runs(args.runs, warn)
+    if args.merge:
+        rows = merged(runs, pick)
+        cols = [("benchmark", "benchmark"), ("status", "status"), ("runs", "runs"), ("unit", "unit")] + \
+               [(k, k) for k in FIGS] + [("spread", "p50 spread")]
+    else:
+        rows = per_run(runs, pick)
+        cols = [("run", "run"), ("benchmark", "benchmark"), ("status", "status"), ("unit", "unit"),
+                ("iters", "iters"), ("n", "n")] + [(k, k) for k in FIGS] + \
+               [("cv", "cv"), ("insns", "insn/it"), ("p50_ns", "ns/it"), ("ops_per_s", "ops/s")]
+        if len(runs) == 1 and args.format == "table":
+            cols = cols[1:]
+    if not rows:
+        raise UsageError("no benchmark to report" + (f" matches {args.bench!r}" if args.bench else ""))
+    render(rows, cols, args.format, sys.stdout)
+    return 0

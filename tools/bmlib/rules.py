@@ -1,0 +1,319 @@
+"""The value rules of docs/records.md, one record at a time: required keys and their types,
+ranges, enumerations, and the relations inside a record (quantile order, counts, hist sums).
+Relations between records (names, meta, totals) are checked in log.py."""
+from decimal import Decimal
+
+from .records import DEC_MAX, U64_MAX, NonFinite
+
+STATUSES = ("ok", "fail", "trap", "timeout", "stack_overflow", "scratch_overrun")
+PHASES = ("setup", "calibrate", "warmup", "verify", "samples", "teardown")
+BUILT_FOR = ("qemu-icount", "qemu", "hardware", "hosted")
+QUANTILES = ("min", "p50", "p90", "p99", "p999", "max")
+# What "only ok carries figures" forbids on any other status.
+FIGURES = QUANTILES + ("mean", "stddev", "cv_ppm", "ci95", "bound_ppm", "tukey", "insns",
+                       "p50_ns", "mean_ns", "ops_per_s", "core_cycles_p50", "core_cycles_mean")
+
+
+def show(v) -> str:
+    if isinstance(v, NonFinite):
+        return str(v)
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, Decimal):
+        return format(v, "f")
+    if isinstance(v, str):
+        return '"' + (v if len(v) <= 40 else v[:40] + "...") + '"'
+    if v is None:
+        return "null"
+    if isinstance(v, (list, dict)):
+        return "an array" if isinstance(v, list) else "an object"
+    return str(v)
+
+
+class Fields:
+    """Typed access to one JSON object; every wrong or missing key adds one message."""
+
+    def __init__(self, obj, prefix=""):
+        self.obj, self.prefix, self.errs = obj, prefix, []
+
+    def bad(self, key, msg):
+        self.errs.append(f"{self.prefix}{key} {msg}")
+
+    def _get(self, key, required):
+        if key not in self.obj:
+            if required:
+                self.bad(key, "is missing")
+            return None
+        return self.obj[key]
+
+    def int(self, key, required=True, lo=0, hi=U64_MAX, choices=None):
+        v = self._get(key, required)
+        if v is None and key not in self.obj:
+            return None
+        if isinstance(v, bool) or not isinstance(v, int):
+            self.bad(key, f"= {show(v)}: must be an integer")
+            return None
+        if v < 0:
+            self.bad(key, f"= {v} is negative")
+            return None
+        if choices and v not in choices:
+            self.bad(key, f"= {v}: must be {' or '.join(map(str, choices))}")
+            return None
+        if v < lo:
+            self.bad(key, f"= {v}: must be at least {lo}")
+            return None
+        if v > hi:
+            self.bad(key, f"= {v}: must be at most {hi}")
+            return None
+        return v
+
+    def dec(self, key, required=True):
+        v = self._get(key, required)
+        if v is None and key not in self.obj:
+            return None
+        if isinstance(v, NonFinite) or (isinstance(v, Decimal) and not v.is_finite()):
+            self.bad(key, f"is {v}: not a number")
+            return None
+        if isinstance(v, bool) or not isinstance(v, (int, Decimal)):
+            self.bad(key, f"= {show(v)}: must be a decimal")
+            return None
+        if v < 0 or (isinstance(v, Decimal) and v.is_signed()):
+            self.bad(key, f"= {show(v)} is negative")
+            return None
+        if not isinstance(v, Decimal) or v.as_tuple().exponent != -3:
+            self.bad(key, f"= {show(v)}: must have exactly 3 digits after the point")
+            return None
+        if v > DEC_MAX:
+            self.bad(key, f"= {show(v)} is above 18446744073709551615.000")
+            return None
+        return v
+
+    def str(self, key, required=True, choices=None, nonempty=False):
+        v = self._get(key, required)
+        if v is None and key not in self.obj:
+            return None
+        if not isinstance(v, str):
+            self.bad(key, f"= {show(v)}: must be a string")
+            return None
+        if choices and v not in choices:
+            self.bad(key, f"= {show(v)}: must be one of {', '.join(choices)}")
+            return None
+        if nonempty and not v:
+            self.bad(key, "is empty")
+            return None
+        return v
+
+    def bool(self, key, required=True):
+        v = self._get(key, required)
+        if v is None and key not in self.obj:
+            return None
+        if not isinstance(v, bool):
+            self.bad(key, f"= {show(v)}: must be true or false")
+            return None
+        return v
+
+    def obj_(self, key, required=True):
+        v = self._get(key, required)
+        if v is None and key not in self.obj:
+            return None
+        if not isinstance(v, dict):
+            self.bad(key, f"= {show(v)}: must be an object")
+            return None
+        return Fields(v, f"{self.prefix}{key}.")
+
+    def strmap(self, key):
+        sub = self.obj_(key)
+        if sub is not None:
+            for k in sub.obj:
+                sub.str(k)
+            self.errs += sub.errs
+
+    def hexstr(self, key, required=True):
+        v = self.str(key, required)
+        if v is not None:
+            try:
+                if not v.startswith("0x"):
+                    raise ValueError
+                int(v[2:], 16)
+            except ValueError:
+                self.bad(key, f"= {show(v)}: must be a hex string 0x...")
+
+
+def _order(f, pairs):
+    for (ka, a), (kb, b) in zip(pairs, pairs[1:]):
+        if a is not None and b is not None and a > b:
+            f.errs.append(f"{ka} = {show(a)} > {kb} = {show(b)}")
+
+
+def check_meta(d: dict) -> list:
+    f = Fields(d)
+    f.str("kit", choices=("baremark",))
+    for k in ("kit_version", "kit_vcs", "label", "board", "console", "isa", "cycle_counter",
+              "instret_counter", "timer", "libc", "compiler", "cflags", "opt"):
+        f.str(k)
+    f.str("cycle_unit", nonempty=True)
+    f.str("built_for", choices=BUILT_FOR)
+    f.strmap("board_facts")
+    f.strmap("arch_facts")
+    for k in ("cycle_hz", "timer_hz", "overhead_instret", "min_batch_cycles", "bench_timeout_ms",
+              "benchmarks", "stats_bytes"):
+        f.int(k)
+    f.int("samples", lo=1)
+    f.bool("hist")
+    _order(f, [("overhead_cycles", f.int("overhead_cycles")),
+               ("overhead_cycles_max", f.int("overhead_cycles_max"))])
+    return f.errs
+
+
+def check_start(d: dict) -> list:
+    f = Fields(d)
+    f.str("name", nonempty=True)
+    index, of = f.int("index", lo=1), f.int("of", lo=1)
+    if index is not None and of is not None and index > of:
+        f.errs.append(f"index = {index} > of = {of}")
+    return f.errs
+
+
+def check_result(d: dict) -> list:
+    f = Fields(d)
+    f.str("name", nonempty=True)
+    status = f.str("status", choices=STATUSES)
+    f.int("stack_used_bytes", required=False)
+    if status is None:
+        return f.errs
+    if status != "ok":
+        f.str("reason")
+        f.str("phase", choices=PHASES)
+        if status == "trap":
+            t = f.obj_("trap")
+            if t is not None:
+                t.str("cause")
+                t.hexstr("pc")
+                t.hexstr("code")
+                t.hexstr("addr", required=False)
+                f.errs += t.errs
+        carried = [k for k in FIGURES if k in d]
+        if carried:
+            f.errs.append(f"a {status} result carries figures ({', '.join(carried)}): only ok does")
+        return f.errs
+    f.str("unit", nonempty=True)
+    f.int("iters", lo=1)
+    n = f.int("n", lo=1)
+    q = [(k, f.dec(k)) for k in QUANTILES]
+    _order(f, q)
+    lo, hi = q[0][1], q[-1][1]
+    mean = f.dec("mean")
+    if mean is not None and lo is not None and hi is not None and not lo <= mean <= hi:
+        f.errs.append(f"mean = {show(mean)} is outside min..max ({show(lo)}..{show(hi)})")
+    f.dec("stddev")
+    f.int("cv_ppm")
+    f.dec("ci95")
+    b = f.obj_("bound_ppm")
+    if b is not None:
+        for k in ("p50", "p90", "p99", "p999"):
+            b.int(k)
+        f.errs += b.errs
+    t = f.obj_("tukey")
+    if t is not None:
+        _order(t, [("tukey.lo", t.dec("lo")), ("tukey.hi", t.dec("hi"))])
+        t.dec("mean")
+        out = (t.int("out_lo"), t.int("out_hi"))
+        if None not in out and n is not None and sum(out) > n:
+            t.errs.append(f"tukey out_lo + out_hi = {sum(out)} > n = {n}")
+        f.errs += t.errs
+    fl = f.obj_("flags")
+    if fl is not None:
+        fl.bool("coarsened")
+        fl.bool("saturated")
+        f.errs += fl.errs
+    f.int("bins_per_octave", choices=(46, 23))
+    w = f.obj_("warmup")
+    if w is not None:
+        w.int("batches")
+        w.bool("settled")
+        f.errs += w.errs
+    f.int("below_overhead")
+    f.bool("short_interval")
+    for k in ("insns", "p50_ns", "mean_ns", "core_cycles_p50", "core_cycles_mean"):
+        f.dec(k, required=False)
+    for k in ("ops_per_s", "core_per_tick_ppm", "bytes", "expect_insns"):
+        f.int(k, required=False)
+    f.str("cflags", required=False)
+    return f.errs
+
+
+def check_hist(d: dict) -> list:
+    f = Fields(d)
+    f.str("name", nonempty=True)
+    f.str("unit", nonempty=True)
+    f.int("div", lo=1)
+    n = f.int("n", lo=1)
+    lo, hi = f.int("min"), f.int("max")
+    total = f.int("sum", hi=float("inf"))
+    f.int("bins_per_octave", choices=(46, 23))
+    bins, tail = d.get("bins"), d.get("tail")
+    ok_bins = isinstance(bins, list) and all(
+        isinstance(b, list) and len(b) == 3 and all(isinstance(x, int) and not isinstance(x, bool)
+                                                    and 0 <= x <= U64_MAX for x in b) for b in bins)
+    ok_tail = isinstance(tail, list) and all(
+        isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= U64_MAX for x in tail)
+    if not ok_bins:
+        f.errs.append("bins is missing or not an array of [lo, hi, count] integers")
+    if not ok_tail:
+        f.errs.append("tail is missing or not an array of integers")
+    if not (ok_bins and ok_tail):
+        return f.errs
+    for i, (blo, bhi, c) in enumerate(bins):
+        if blo > bhi or c < 1:
+            f.errs.append(f"bin {i} [{blo}, {bhi}, {c}] is empty or inverted")
+            break
+        if i and blo <= bins[i - 1][1]:
+            f.errs.append(f"bin {i} [{blo}, {bhi}] overlaps or precedes bin {i - 1}: bins must ascend")
+            break
+    if any(a > b for a, b in zip(tail, tail[1:])):
+        f.errs.append("tail is not ascending")
+    if bins and tail and tail[0] < bins[-1][0]:
+        f.errs.append(f"tail value {tail[0]} lies below the last bin [{bins[-1][0]}, {bins[-1][1]}]")
+    if n is not None:
+        held = sum(b[2] for b in bins) + len(tail)
+        if held != n:
+            f.errs.append(f"bins and tail hold {held} samples but n = {n}")
+    if lo is not None and hi is not None:
+        if lo > hi:
+            f.errs.append(f"min = {lo} > max = {hi}")
+        if tail and hi != tail[-1]:
+            f.errs.append(f"max = {hi} but the largest tail value is {tail[-1]}")
+        if not tail and bins and not bins[-1][0] <= hi <= bins[-1][1]:
+            f.errs.append(f"max = {hi} is not in the last bin")
+        if bins and not bins[0][0] <= lo <= bins[0][1]:
+            f.errs.append(f"min = {lo} is not in the first bin [{bins[0][0]}, {bins[0][1]}]")
+        if not bins and tail and lo != tail[0]:
+            f.errs.append(f"min = {lo} but the smallest sample (tail) is {tail[0]}")
+        if total is not None and n is not None and not n * lo <= total <= n * hi:
+            f.errs.append(f"sum = {total} is not within n x min .. n x max")
+    return f.errs
+
+
+def check_end(d: dict) -> list:
+    f = Fields(d)
+    results = f.int("results")
+    counts = {k: f.int(k) for k in STATUSES}
+    status = f.int("exit_status", hi=2)
+    used, size = f.int("stack_used_bytes", required=False), f.int("stack_bytes", required=False)
+    if None not in counts.values() and results is not None:
+        if sum(counts.values()) != results:
+            f.errs.append(f"the status counts add up to {sum(counts.values())}, not results = {results}")
+        elif status is not None:
+            want = 2 if results == 0 else 0 if counts["ok"] == results else 1
+            if status != want:
+                f.errs.append(f"exit_status = {status} but {counts['ok']} of {results} results are ok "
+                              f"(expected {want})")
+    if ("stack_used_bytes" in d) != ("stack_bytes" in d):
+        f.errs.append("stack_used_bytes and stack_bytes come together (bare metal) or not at all")
+    if used is not None and size is not None and used >= size:
+        f.errs.append(f"stack_used_bytes = {used} of stack_bytes = {size}: the main stack overflowed")
+    return f.errs
+
+
+CHECKS = {"meta": check_meta, "start": check_start, "result": check_result, "hist": check_hist,
+          "end": check_end}

@@ -1,0 +1,261 @@
+"""Boot a baremark image (usually under QEMU), stream its console, and return the guest's
+status; with --check (implied by --expect, --zero, --require, --exact and --runs > 1), also
+judge its records. Reading stops once the end record arrived and the console went quiet, even
+if the command keeps running (`cat /dev/pts/N`). On a timeout or a crash what arrived is kept,
+checked, and the benchmark that was running is named with what the kit printed (`*** ` lines).
+
+With --log FILE nothing is run: a saved console log is judged the same way.
+
+Exit status: the guest's (0 pass, 1 a benchmark did not pass, 2 configuration, 3 aborted),
+124 on a timeout, 125 when the run or its records are broken (the reason is printed). With
+--expect-status, or --expect naming non-ok statuses, 0 means "as expected".
+
+Exit maps (how the emulator's status becomes the guest's):
+  direct          QEMU exits with the guest's status (virt test device, semihosting)
+  isa-debug-exit  x86 isa-debug-exit: QEMU exits with (v << 1) | 1 for guest status v"""
+import argparse
+import math
+import os
+import shutil
+import sys
+
+from . import log as logmod
+from . import rules, stream
+from .log import UsageError
+
+BROKEN, TIMEOUT = 125, 124
+ZERO_KEYS = ("min", "p50", "p90", "p99", "p999", "max", "mean")
+
+
+def seconds(text):
+    try:
+        v = float(text)
+    except ValueError:
+        v = math.nan
+    if not math.isfinite(v) or v <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be a positive number of seconds")
+    return v
+
+
+def count(text):
+    try:
+        v = int(text)
+    except ValueError:
+        v = 0
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be a whole number >= 1")
+    return v
+
+
+def expectation(text):
+    name, sep, status = text.partition("=")
+    if not sep or not name or status not in rules.STATUSES:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: use NAME=STATUS, STATUS one of {', '.join(rules.STATUSES)}")
+    return name, status
+
+
+def add_arguments(p):
+    p.add_argument("--exit-map", default="direct", choices=["direct", "isa-debug-exit"])
+    p.add_argument("--timeout", type=seconds, default=120, help="seconds per run (default 120)")
+    p.add_argument("--package", default="", help="Debian package that provides the emulator (for the error message)")
+    p.add_argument("--check", action="store_true", help="judge the records and require a passing run")
+    p.add_argument("--expect-status", type=int, default=None, help="require this guest status")
+    p.add_argument("--expect-text", action="append", default=[], help="require this text on the console")
+    p.add_argument("--expect", action="append", default=[], type=expectation, metavar="NAME=STATUS",
+                   help="benchmark NAME must end with STATUS (trap, timeout, fail, ...); repeatable")
+    p.add_argument("--allow-fail", action="store_true", help="benchmarks not named by --expect may fail")
+    p.add_argument("--zero", action="append", default=[], metavar="NAME", help="benchmark that must report 0 cycles")
+    p.add_argument("--exact", action="store_true",
+                   help="deterministic run: --zero checks every statistic; expect_insns must match exactly")
+    p.add_argument("--require", action="append", default=[], metavar="NAME", help="benchmark that must be present")
+    p.add_argument("--runs", type=count, default=1, help="run this many times; records must be identical")
+    p.add_argument("--linger", type=seconds, default=1.0,
+                   help="after the end record, seconds of quiet before a command that keeps running is stopped")
+    p.add_argument("--quiet", action="store_true", help="do not stream the console")
+    p.add_argument("--save", metavar="FILE", help="write the console output of the (last) run to this file")
+    p.add_argument("--log", metavar="FILE", help="judge this saved console log instead of running a command")
+    p.add_argument("cmd", nargs=argparse.REMAINDER, help="-- command to run")
+
+
+def map_status(raw, how):
+    if raw is None or raw < 0:
+        return None                      # killed by a signal: a crash
+    if how == "direct":
+        return raw
+    if raw & 1:
+        return raw >> 1
+    return None                          # QEMU ended without the exit device
+
+
+def say(msg):
+    print(f"bm run: {msg}", file=sys.stderr)
+
+
+def explain(lg):
+    """What a run that did not finish left behind: the running benchmark, the kit's words."""
+    bt = lg.boots[-1] if lg.boots else None
+    if bt is None:
+        say("no records arrived" if not lg.scan.records else "no meta record arrived")
+        return
+    done = [b for b in bt.benches if b.result is not None]
+    say(f"{len(bt.records)} records arrived, {len(done)} of {(bt.meta.data or {}).get('benchmarks', '?')} results")
+    if bt.running is not None:
+        s = bt.running.start
+        say(f"benchmark {bt.running.name} ({s.get('index')}/{s.get('of')}) was running")
+        for t in bt.kit_said(s.pos):
+            say(f"  the kit said: {t}")
+    else:
+        for t in bt.kit_said(bt.records[-1].pos):
+            say(f"  the kit said: {t}")
+
+
+def judge(lg, args, status, text):
+    """Everything wrong with a run's console: record problems, statuses, expectations."""
+    errs = []
+    for p in lg.problems:
+        if status == 3 and p.kind == "incomplete":
+            continue                     # an aborted run ends without its end record
+        errs.append(p.msg)
+    bt = lg.last_complete() or (lg.boots[-1] if lg.boots else None)
+    benches = {b.name: b for b in bt.benches} if bt else {}
+    want = dict(args.expect)
+    for name, b in benches.items():
+        if b.result is None:
+            continue
+        st = b.status
+        exp = want.get(name, "ok")
+        if st != exp and (name in want or not args.allow_fail):
+            why = f" ({b.result.get('reason')} in {b.result.get('phase')})" if st != "ok" else ""
+            errs.append(f"benchmark {name}: status {st}{why}, expected {exp}")
+    for name, st in want.items():
+        if name not in benches:
+            errs.append(f"benchmark {name} missing (expected status {st})")
+    for name in args.zero:
+        b = benches.get(name)
+        if b is None or b.result is None:
+            errs.append(f"benchmark {name} missing")
+            continue
+        for k in ZERO_KEYS if args.exact else ("min",):
+            if b.result.get(k) != 0:
+                errs.append(f"{name}: {k} = {rules.show(b.result.get(k))}, expected 0 after overhead subtraction")
+    if args.exact:
+        for b in benches.values():
+            exp = b.result.get("expect_insns") if b.result else None
+            if exp is None:
+                continue
+            for k in ("min", "p50", "max", "mean", "insns"):
+                if k in b.result.data and b.result.get(k) != exp:
+                    errs.append(f"{b.name}: {k} = {rules.show(b.result.get(k))}, expected exactly {exp}")
+    for name in args.require:
+        if name not in benches:
+            errs.append(f"benchmark {name} missing")
+    if status is not None:
+        end = bt.end if bt else None
+        if end is not None and isinstance(end.get("exit_status"), int) and end.get("exit_status") != status:
+            errs.append(f"guest exit status {status}, but the end record says {end.get('exit_status')}")
+        if args.expect_status is None and not args.allow_fail:
+            wanted = 1 if any(s != "ok" for s in want.values()) else 0
+            if status != wanted:
+                errs.append(f"guest exit status {status}, expected {wanted}")
+    for t in args.expect_text:
+        if t not in text:
+            errs.append(f"console lacks the text {t!r}")
+    return errs
+
+
+def main(args):
+    cmd = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
+    checking = args.check or args.runs > 1 or bool(args.expect or args.zero or args.require or args.exact)
+    if args.log:
+        if cmd:
+            raise UsageError("--log judges a saved log; give no command with it")
+        data = logmod.read(args.log)
+        lg = logmod.analyze(data, args.log)
+        bt = lg.last_complete()
+        status = bt.end.get("exit_status") if bt is not None and isinstance(bt.end.get("exit_status"), int) else None
+        errs = judge(lg, args, status, data.decode("utf-8", "replace"))
+        if args.expect_status is not None and status != args.expect_status:
+            errs.append(f"guest exit status {status}, expected {args.expect_status}")
+        for e in errs:
+            say(f"{args.log}: {e}")
+        if errs:
+            return BROKEN
+        say(f"{args.log}: {len(bt.records)} records, all valid; guest status {status}")
+        return 0
+    if not cmd:
+        raise UsageError("no command given (use: bm run [options] -- qemu-system-... args, or --log FILE)")
+    exe = cmd[0]
+    if shutil.which(exe) is None:
+        if os.path.isfile(exe) and not os.access(exe, os.X_OK):
+            raise UsageError(f"{exe} is not a program: to judge a saved log use `bm run --log {exe}` "
+                             f"or `bm check {exe}`")
+        hint = f": install the Debian package {args.package} (tools/setup does)" if args.package else ""
+        raise UsageError(f"{exe} not found{hint}")
+    echo = None
+    if not args.quiet:
+        def echo(chunk):
+            sys.stdout.buffer.write(chunk)
+            sys.stdout.buffer.flush()
+    first = None
+    status = 0
+    for i in range(args.runs):
+        try:
+            res = stream.run_command(cmd, timeout=args.timeout, linger=args.linger, echo=echo)
+        except OSError as e:
+            say(f"cannot start {exe}: {e.strerror or e}")
+            return BROKEN
+        if args.save:
+            try:
+                with open(args.save, "wb") as f:
+                    f.write(res.data)
+            except OSError as e:
+                raise UsageError(f"cannot write {args.save}: {e.strerror or e}")
+        lg = logmod.analyze(res.data, "console")
+        text = res.data.decode("utf-8", "replace")
+        if res.timed_out:
+            say(f"timed out after {args.timeout:g} s; stopped")
+            explain(lg)
+            for p in lg.problems:
+                if p.kind != "incomplete":
+                    say(p.msg)
+            return TIMEOUT
+        if res.stopped:
+            bt = lg.last_complete()
+            status = bt.end.get("exit_status") if bt is not None else None
+        else:
+            status = map_status(res.returncode, args.exit_map)
+            if status is None:
+                say(f"the command ended with status {res.returncode} without the exit device (crash?)")
+                explain(lg)
+                return BROKEN
+        errs = judge(lg, args, status, text) if checking else []
+        if not checking:
+            errs += [f"console lacks the text {t!r}" for t in args.expect_text if t not in text]
+        if args.expect_status is not None and status != args.expect_status:
+            errs.append(f"guest exit status {status}, expected {args.expect_status}")
+        if errs:
+            if status == 3 or not lg.boots or lg.boots[-1].end is None:
+                explain(lg)
+            for e in errs:
+                say(e)
+            return BROKEN
+        bt = lg.last_complete()
+        lines = [r.text for r in bt.records] if bt else []
+        if first is None:
+            first = lines
+        elif lines != first:
+            k = next((j for j, (a, b) in enumerate(zip(first, lines)) if a != b), min(len(first), len(lines)))
+            say(f"run {i + 1} differs from run 1 at record {k}:")
+            if k < len(first):
+                say(f"  run 1: {first[k].decode('utf-8', 'replace')}")
+            if k < len(lines):
+                say(f"  run {i + 1}: {lines[k].decode('utf-8', 'replace')}")
+            return BROKEN
+        if checking:
+            say(f"run {i + 1}: {len(lines)} records, all valid, guest status {status}")
+    if args.runs > 1:
+        say(f"{args.runs} runs gave identical records ({len(first)} records)")
+    if args.expect_status is not None or (args.expect and any(s != "ok" for _, s in args.expect)):
+        return 0
+    return status if status is not None else BROKEN

@@ -1,0 +1,199 @@
+"""Reading a console live, from a command's output (QEMU, `cat /dev/pts/N`) or a serial port
+(pyserial): keeps every byte, watches the records go by, and stops once the end record of a
+boot has arrived and the console has gone quiet, on a timeout, or when the far end goes away."""
+import os
+import selectors
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+
+from . import records
+
+
+class Watch:
+    """The bytes so far, and what the records among them say: a boot began (meta), which
+    benchmark started last, and whether that boot's end record arrived."""
+
+    def __init__(self):
+        self.data = bytearray()
+        self.done = 0             # bytes already scanned (up to a newline)
+        self.meta = False
+        self.ended = False
+        self.running = None
+
+    def feed(self, chunk):
+        self.data += chunk
+        nl = self.data.rfind(b"\n")
+        if nl < self.done:
+            return
+        sc = records.scan(bytes(self.data[self.done:nl + 1]))
+        self.done = nl + 1
+        for r in sc.records:
+            if r.type == "meta":
+                self.meta, self.ended, self.running = True, False, None
+            elif r.type == "start" and self.meta:
+                self.running = r.name
+            elif r.type == "result":
+                self.running = None
+            elif r.type == "end" and self.meta:
+                self.ended = True
+
+
+@dataclass
+class Result:
+    data: bytes
+    ended: bool               # an end record arrived (after a meta)
+    timed_out: bool = False
+    returncode: int = None    # the command's status, if it exited by itself
+    stopped: bool = False     # we stopped the command (it kept running after the end record)
+    closed: str = ""          # a port that went away: why
+
+
+def _kill_group(proc):
+    """Stop a command we started, and its children (it runs in its own process group)."""
+    if proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=2)
+    except (ProcessLookupError, PermissionError):
+        pass
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        proc.wait()
+
+
+def start_command(cmd, shell=False, output=True):
+    """Start cmd in its own process group (so all of it can be stopped), its output piped."""
+    return subprocess.Popen(cmd, shell=shell, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE if output else None,
+                            stderr=subprocess.STDOUT if output else None, start_new_session=True)
+
+
+def _pump(read, watch, timeout, linger, echo, tick=0.1):
+    """Read until the end record and `linger` s of quiet, a timeout, or end of input.
+    read(wait) returns bytes, b"" for no data yet, or None at end of input."""
+    t0 = time.monotonic()
+    last = t0
+    while True:
+        now = time.monotonic()
+        if watch.ended and now - last >= linger:
+            return "ended"
+        if timeout and now - t0 >= timeout:
+            return "ended" if watch.ended else "timeout"
+        left = min(tick, (timeout - (now - t0)) if timeout else tick)
+        chunk = read(max(0.0, left))
+        if chunk is None:
+            return "eof"
+        if chunk:
+            last = time.monotonic()
+            watch.feed(chunk)
+            if echo:
+                echo(chunk)
+
+
+def run_command(cmd, timeout=None, linger=1.0, echo=None, after_start=None):
+    """Run cmd, reading its output (stdout and stderr together) as a console."""
+    proc = start_command(cmd)
+    fd = proc.stdout.fileno()
+    os.set_blocking(fd, False)
+    sel = selectors.DefaultSelector()
+    sel.register(fd, selectors.EVENT_READ)
+    helper = after_start() if after_start else None
+    watch = Watch()
+    t0 = time.monotonic()
+
+    def read(wait):
+        if not sel.select(wait):
+            return b""
+        try:
+            return os.read(fd, 65536) or None
+        except BlockingIOError:
+            return b""
+    try:
+        why = _pump(read, watch, timeout, linger, echo)
+        res = Result(bytes(watch.data), watch.ended, timed_out=why == "timeout")
+        if why == "eof":
+            # Output closed: the command is exiting; give it the rest of its time to do so.
+            left = (timeout - (time.monotonic() - t0)) if timeout else None
+            try:
+                res.returncode = proc.wait(timeout=max(left, 0.5) if left is not None else None)
+            except subprocess.TimeoutExpired:
+                res.timed_out = not watch.ended
+        if proc.poll() is None:
+            if why == "ended":
+                # The record set is complete; a command that keeps running (cat of a pty, a
+                # board that halts) has nothing more to say. A moment to exit by itself:
+                try:
+                    res.returncode = proc.wait(timeout=0.3)
+                except subprocess.TimeoutExpired:
+                    res.stopped = True
+            _kill_group(proc)
+        elif res.returncode is None:
+            res.returncode = proc.returncode
+        return res
+    finally:
+        _kill_group(proc)
+        sel.close()
+        proc.stdout.close()
+        if helper is not None:
+            finish_helper(helper)
+
+
+def read_port(port, baud, timeout=None, linger=1.0, echo=None, after_open=None):
+    """Read a serial port (or pseudo-terminal) with pyserial. Raises OSError-like ValueError
+    with a message when the port cannot be opened; a port that goes away ends the read."""
+    import serial
+    try:
+        ser = serial.Serial(port, baudrate=baud, timeout=0)
+    except (serial.SerialException, OSError, ValueError) as e:
+        raise ValueError(f"cannot open {port}: {e}")
+    helper = after_open() if after_open else None
+    watch = Watch()
+    closed = []
+    sel = selectors.DefaultSelector()
+    sel.register(ser.fileno(), selectors.EVENT_READ)
+
+    def read(wait):
+        if not sel.select(wait):
+            return b""
+        try:
+            data = ser.read(ser.in_waiting or 1)
+        except (serial.SerialException, OSError) as e:
+            closed.append(str(e))
+            return None
+        if not data:
+            # Readable yet empty: the other side of a pseudo-terminal closed (QEMU exited).
+            closed.append("the other end closed")
+            return None
+        return data
+    try:
+        why = _pump(read, watch, timeout, linger, echo)
+    finally:
+        sel.close()
+        try:
+            ser.close()
+        except (serial.SerialException, OSError):
+            pass
+        if helper is not None:
+            finish_helper(helper)
+    return Result(bytes(watch.data), watch.ended, timed_out=why == "timeout",
+                  closed=closed[0] if closed and why == "eof" else "")
+
+
+def start_helper(command):
+    """`--start CMD`: a shell command run once the console is being read (reset, flash or
+    unpause the board), so nothing it causes to be printed is lost."""
+    return subprocess.Popen(command, shell=True, stdin=subprocess.DEVNULL, start_new_session=True)
+
+
+def finish_helper(proc, grace=2.0):
+    try:
+        proc.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+    return proc.returncode
