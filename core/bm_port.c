@@ -1,5 +1,5 @@
 /* What core supplies to the ports (bm/port.h): the run's end through the board's exit device,
- * and the state of a hardware probe that the arch's trap handler consults. */
+ * the state of a hardware probe that the arch's trap handler consults, and fact lists. */
 #include "bm/port.h"
 
 volatile int bm_probe_active;
@@ -12,4 +12,13 @@ void bm_board_exit(int status)
 		e->exit(e, status);
 	for (;;) /* an exit device that returned (it must not): never continue the run */
 		;
+}
+
+void bm_kv_add(struct bm_kv *facts, unsigned cap, const char *key, const char *value)
+{
+	unsigned n = 0;
+	while (n < cap && facts[n].key)
+		n++;
+	if (n + 1 < cap)
+		facts[n] = (struct bm_kv){key, value};
 }

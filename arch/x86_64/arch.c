@@ -158,9 +158,7 @@ static struct arch_info info = {
 
 static void add_fact(const char *key, const char *value)
 {
-	static unsigned n;
-	if (n + 1 < sizeof facts / sizeof facts[0])
-		facts[n++] = (struct bm_kv){key, value};
+	bm_kv_add(facts, sizeof facts / sizeof facts[0], key, value);
 }
 
 void arch_init(void)

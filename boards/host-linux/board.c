@@ -62,9 +62,7 @@ static struct bm_kv facts[12]; /* the last stays {0, 0} */
 
 void host_add_fact(const char *key, const char *value)
 {
-	static unsigned n;
-	if (n + 1 < sizeof facts / sizeof facts[0])
-		facts[n++] = (struct bm_kv){key, value};
+	bm_kv_add(facts, sizeof facts / sizeof facts[0], key, value);
 }
 
 /* A process's stack is the kernel's: no paint, no high-water mark. */

@@ -16,7 +16,7 @@
 struct bm_record;
 
 /* ==== Supplied by the arch: hot path, in arch/<arch>/include/arch/arch.h ====================
- * Found by include path (seL4-style), so core never needs #ifdef __riscv.
+ * Found by include path (seL4-style), so core never tests an arch macro.
  *
  *   struct arch_snap { uint64_t cycles, instret; ... };
  *       One reading of the counters. cycles in the unit arch_info.cycle_unit names; instret 0
@@ -212,6 +212,10 @@ static inline int bm_probe_fault(void)
 		bm_probe_active = 0;                                      \
 		!bm_probe_faulted;                                        \
 	})
+
+/* Appends a fact to a {0,0}-ended array of `cap` entries (the last one stays the end mark); a
+ * fact that does not fit is dropped. For arch_info.facts and board facts built at run time. */
+void bm_kv_add(struct bm_kv *facts, unsigned cap, const char *key, const char *value);
 
 /* ==== How core calls the port (NULL-safe, cold path) ========================================= */
 
