@@ -77,6 +77,35 @@ size_t bm_fmt_milli(char *buf, uint64_t milli, unsigned frac)
 	return n;
 }
 
+size_t bm_fmt_u128(char *buf, struct bm_u128 v)
+{
+	if (!v.hi)
+		return bm_fmt_u64(buf, v.lo);
+	/* The low 19 digits, after the rest (which may itself need 128 bits: at most twice). */
+	const struct bm_u128 e19 = bm_u128_from64(10000000000000000000ull);
+	struct bm_u128 rem, q = bm_u128_divmod(v, e19, &rem);
+	size_t n = bm_fmt_u128(buf, q);
+	char low[BM_FMT_U64_MAX];
+	size_t l = bm_fmt_u64(low, rem.lo);
+	for (size_t i = l; i < 19; i++)
+		buf[n++] = '0';
+	for (size_t i = 0; i <= l; i++)
+		buf[n + i] = low[i];
+	return n + l;
+}
+
+size_t bm_fmt_milli128(char *buf, struct bm_u128 milli)
+{
+	struct bm_u128 rem, whole = bm_u128_divmod(milli, bm_u128_from64(1000), &rem);
+	size_t n = bm_fmt_u128(buf, whole);
+	buf[n++] = '.';
+	buf[n++] = (char)('0' + rem.lo / 100);
+	buf[n++] = (char)('0' + rem.lo / 10 % 10);
+	buf[n++] = (char)('0' + rem.lo % 10);
+	buf[n] = '\0';
+	return n;
+}
+
 void bm_out_u64(uint64_t v)
 {
 	char b[BM_FMT_U64_MAX];

@@ -91,6 +91,58 @@ void bm_rec_bool(struct bm_record *r, const char *k, int value)
 	put_raw(r, value ? "true" : "false");
 }
 
+void bm_rec_u128(struct bm_record *r, const char *k, struct bm_u128 value)
+{
+	char b[BM_FMT_NUM_MAX];
+	bm_fmt_u128(b, value);
+	key(r, k);
+	put_raw(r, b);
+}
+
+void bm_rec_milli128(struct bm_record *r, const char *k, struct bm_u128 milli)
+{
+	char b[BM_FMT_NUM_MAX];
+	bm_fmt_milli128(b, milli);
+	key(r, k);
+	put_raw(r, b);
+}
+
+/* An array element: a comma first unless it is the first in its array. */
+static void elem(struct bm_record *r)
+{
+	if (r->need_comma)
+		put(r, ',');
+	r->need_comma = 1;
+}
+
+void bm_rec_array_begin(struct bm_record *r, const char *k)
+{
+	key(r, k);
+	put(r, '[');
+	r->need_comma = 0;
+}
+
+void bm_rec_elem_array_begin(struct bm_record *r)
+{
+	elem(r);
+	put(r, '[');
+	r->need_comma = 0;
+}
+
+void bm_rec_elem_u64(struct bm_record *r, uint64_t value)
+{
+	char b[BM_FMT_NUM_MAX];
+	bm_fmt_u64(b, value);
+	elem(r);
+	put_raw(r, b);
+}
+
+void bm_rec_array_end(struct bm_record *r)
+{
+	put(r, ']');
+	r->need_comma = 1;
+}
+
 void bm_rec_obj_begin(struct bm_record *r, const char *k)
 {
 	key(r, k);

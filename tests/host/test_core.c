@@ -110,11 +110,65 @@ static void u128_against_int128(void)
 	BM_CHECK_EQ_U64(bm_muldiv64(UINT64_MAX, UINT64_MAX, 1), UINT64_MAX); /* saturates */
 }
 
+/* 128-bit formatting against the host's __int128 and printf of its two halves. */
+static void fmt_u128_and_milli128(void)
+{
+	char b[BM_FMT_NUM_MAX];
+	struct bm_u128 max = {UINT64_MAX, UINT64_MAX};
+	bm_fmt_u128(b, max);
+	BM_CHECK_STR(b, "340282366920938463463374607431768211455");
+	bm_fmt_u128(b, (struct bm_u128){0, 1}); /* 2^64 */
+	BM_CHECK_STR(b, "18446744073709551616");
+	bm_fmt_u128(b, (struct bm_u128){5, 0});
+	BM_CHECK_STR(b, "5");
+	/* 10^19 exactly: the low half is all zeros after the split. */
+	unsigned __int128 e = (unsigned __int128)10000000000000000000ull * 10u;
+	bm_fmt_u128(b, (struct bm_u128){(uint64_t)e, (uint64_t)(e >> 64)});
+	BM_CHECK_STR(b, "100000000000000000000");
+	/* (2^64-1) thousandths x 1000: the largest sample value, exact. */
+	struct bm_u128 m = bm_u128_mul64(UINT64_MAX, 1000);
+	bm_fmt_milli128(b, m);
+	BM_CHECK_STR(b, "18446744073709551615.000");
+	bm_fmt_milli128(b, bm_u128_from64(1500));
+	BM_CHECK_STR(b, "1.500");
+	bm_fmt_milli128(b, bm_u128_from64(7));
+	BM_CHECK_STR(b, "0.007");
+}
+
+/* Arrays nest and take commas like objects; 128-bit keys print exactly. */
+static void record_arrays_and_wide(void)
+{
+	fake_reset();
+	struct bm_record r;
+	bm_rec_begin(&r, "meta");
+	bm_rec_end(&r);
+	fake_reset();
+	bm_rec_begin(&r, "hist");
+	bm_rec_array_begin(&r, "bins");
+	bm_rec_elem_array_begin(&r);
+	bm_rec_elem_u64(&r, 1);
+	bm_rec_elem_u64(&r, 2);
+	bm_rec_array_end(&r);
+	bm_rec_elem_array_begin(&r);
+	bm_rec_array_end(&r);
+	bm_rec_array_end(&r);
+	bm_rec_array_begin(&r, "tail");
+	bm_rec_array_end(&r);
+	bm_rec_u128(&r, "sum", (struct bm_u128){0, 1});
+	bm_rec_milli128(&r, "max", bm_u128_mul64(UINT64_MAX, 1000));
+	bm_rec_end(&r);
+	const char *want = "{\"type\":\"hist\",\"format\":2,\"seq\":1,\"bins\":[[1,2],[]],\"tail\":[],"
+	                   "\"sum\":18446744073709551616,\"max\":18446744073709551615.000,\"crc\":";
+	BM_CHECK(strncmp(fake_console, want, strlen(want)) == 0);
+	printf("  record: %s", fake_console);
+}
+
 int main(void)
 {
 	static const struct bm_test_case cases[] = {
 		BM_TEST_CASE(crc32_check_value), BM_TEST_CASE(fmt_numbers),
 		BM_TEST_CASE(record_crc_and_escaping), BM_TEST_CASE(u128_against_int128),
+		BM_TEST_CASE(fmt_u128_and_milli128), BM_TEST_CASE(record_arrays_and_wide),
 	};
 	return bm_test_main(cases, sizeof cases / sizeof cases[0]);
 }

@@ -7,8 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bm/wide.h"
+
 #define BM_FMT_U64_MAX 21   /* 20 digits + NUL */
-#define BM_FMT_NUM_MAX 32   /* any bm_fmt_* result + NUL */
+#define BM_FMT_NUM_MAX 48   /* any bm_fmt_* result + NUL (a 128-bit value in thousandths too) */
 
 void bm_out_char(char c);
 void bm_out_str(const char *s);
@@ -22,6 +24,9 @@ size_t bm_fmt_u64(char *buf, uint64_t v);
 size_t bm_fmt_hex(char *buf, uint64_t v, unsigned digits);
 /* A value in thousandths as a decimal with `frac` (0..3) digits, rounded half up. */
 size_t bm_fmt_milli(char *buf, uint64_t milli, unsigned frac);
+/* The same for 128-bit values: every integer up to 2^128-1, and thousandths with 3 digits. */
+size_t bm_fmt_u128(char *buf, struct bm_u128 v);
+size_t bm_fmt_milli128(char *buf, struct bm_u128 milli);
 size_t bm_strlen(const char *s);
 
 /* Building short strings (meta-record facts) without libc: each writes at p, NUL-terminates,

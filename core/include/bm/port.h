@@ -92,9 +92,15 @@ void arch_init(void);
 /** The facts above, valid after arch_init(). */
 const struct arch_info *arch_get_info(void);
 /* Bare-metal arches also provide the entry `_start` (stack, trap vector, then bm_crt_start())
- * and a trap handler that reports the cause in words (bm_out_*) and ends the run with
- * bm_board_exit(BM_EXIT_TRAP); while a probe runs (BM_PROBE, below) an undefined-instruction
- * trap calls bm_probe_fault() and resumes after the instruction instead. */
+ * and a trap handler. For every exception or interrupt it cannot resume from it fills a
+ * struct bm_fault (below) and calls bm_fault_take(): when that returns 1 a benchmark was running,
+ * and the handler puts the arch's own state back (its trap stack, interrupt masks, mode or
+ * exception level) and calls bm_recover(), which continues in the harness with the next
+ * benchmark. When it returns 0 the handler reports the fault in words (bm_out_*) and ends the
+ * run with bm_board_exit(BM_EXIT_TRAP). While a probe runs (BM_PROBE, below) an
+ * undefined-instruction trap calls bm_probe_fault() and resumes after the instruction instead.
+ * Where the core can, the arch also guards the main stack in hardware: the
+ * __stack_guard_size bytes below __stack_bottom (linker/common.ld) fault on any access. */
 
 /* ==== Supplied by the board: boards/<board>/board.c ========================================
  * A board is data: device instances from boards/drivers/ (each driver embeds the device struct
@@ -133,6 +139,18 @@ struct bm_exit {
 	void (*exit)(const struct bm_exit *dev, int status);
 };
 
+/* A one-shot interrupt, the per-benchmark watchdog: armed by the harness before a benchmark's
+ * setup and disarmed after its teardown, so it never fires inside a timed region of a benchmark
+ * that keeps its budget. When it fires, the arch's trap handler reports BM_FAULT_TIMEOUT. */
+struct bm_alarm {
+	/** For the meta record, e.g. "clint-mtimecmp". */
+	const char *name;
+	/** Interrupt `ms` milliseconds from now (and enable what delivers it to the arch's handler). */
+	void (*arm)(struct bm_alarm *a, uint32_t ms);
+	/** Cancel it; idempotent. Called by core after the teardown and when the alarm fired. */
+	void (*disarm)(struct bm_alarm *a);
+};
+
 /* One region of the physical memory map, for arches that build translation or protection
  * tables from it (AArch64 MMU identity map). */
 enum bm_mem_type {
@@ -152,6 +170,9 @@ struct bm_board {
 	struct bm_console *console;
 	/** Optional: the timer (NULL: none; no ns or ops/s figures). */
 	struct bm_timer *timer;
+	/** Optional: the watchdog's alarm (NULL: none; a hang then waits for the host's timeout). An
+	 *  arch may supply one (arch/devices.h) for its boards to use. */
+	struct bm_alarm *alarm;
 	/** Required: how the run ends. */
 	const struct bm_exit *exit;
 	/** Optional: clocks and pins, called once by core before any device's init. */
@@ -185,6 +206,29 @@ struct bm_stack {
 void bm_rt_stack(struct bm_stack *s);
 
 /* ==== Supplied by core to the ports ============================================================ */
+
+/* A fault the arch's trap handler hands to core (see arch_init above). */
+enum bm_fault_kind {
+	BM_FAULT_TRAP = 1,  /* an exception: illegal instruction, access fault, ... */
+	BM_FAULT_TIMEOUT,   /* the alarm fired: the benchmark overran its budget */
+};
+struct bm_fault {
+	uint8_t kind;       /* enum bm_fault_kind */
+	uint8_t has_addr;   /* addr is the faulting data/instruction address the core reported */
+	const char *cause;  /* in words, e.g. "illegal instruction", "data abort, translation fault" */
+	uint64_t code;      /* the raw cause register (mcause, ESR_EL1, vector, CFSR, signal) */
+	uint64_t pc;        /* where it happened */
+	uint64_t addr;      /* the faulting address, when has_addr */
+	uint64_t sp;        /* the stack pointer at the fault (0: unknown): below the stack = overflow */
+};
+/* Returns 1 when core takes the fault (a benchmark runs under a recovery point): the handler then
+ * restores the arch's own state and calls bm_recover(). Returns 0 when nothing can recover: the
+ * handler reports the fault and ends the run. Disarms the alarm either way. */
+int bm_fault_take(const struct bm_fault *f);
+/* Continues in the harness at the running benchmark's recovery point; never returns. Call it in
+ * the arch's normal execution state (thread mode, the exception level the kit runs at), with the
+ * trap stack free again; any stack pointer is fine (the recovery point restores its own). */
+__attribute__((noreturn)) void bm_recover(void);
 
 /* End the run with a bm_exit_status through the board's exit device; never returns. */
 __attribute__((noreturn)) void bm_board_exit(int status);

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "bm/wide.h"
+
 #define BM_RECORD_FORMAT 2
 
 struct bm_record {
@@ -21,6 +23,15 @@ void bm_rec_u64(struct bm_record *r, const char *key, uint64_t value);
 /* A number given in thousandths, printed with 3 decimals (e.g. 12.250). */
 void bm_rec_milli(struct bm_record *r, const char *key, uint64_t milli);
 void bm_rec_bool(struct bm_record *r, const char *key, int value);
+/* 128-bit values: an integer (e.g. an exact sum), and thousandths printed with 3 decimals. */
+void bm_rec_u128(struct bm_record *r, const char *key, struct bm_u128 value);
+void bm_rec_milli128(struct bm_record *r, const char *key, struct bm_u128 milli);
+/* Arrays: "key":[ ... ]; elements are numbers (bm_rec_elem_u64) or nested arrays
+ * (bm_rec_elem_array_begin ... bm_rec_array_end). */
+void bm_rec_array_begin(struct bm_record *r, const char *key);
+void bm_rec_elem_array_begin(struct bm_record *r);
+void bm_rec_elem_u64(struct bm_record *r, uint64_t value);
+void bm_rec_array_end(struct bm_record *r);
 void bm_rec_obj_begin(struct bm_record *r, const char *key);
 void bm_rec_obj_end(struct bm_record *r);
 /* Writes "crc":"xxxxxxxx"} and the newline. */
