@@ -22,15 +22,16 @@ set(BM_ICOUNT_ARGS -icount shift=0,sleep=off)
 set(BM_RUNNER ${BAREMARK_DIR}/tools/bm run)
 set(BM_CORE_SOURCES
   bm_out.c bm_crc32.c bm_record.c bm_wide.c bm_scratch.c bm_port.c bm_harness.c bm_run.c bm_report.c
+  bm_recover.c bm_guard.c
   stats/bm_stats_layout.c stats/bm_stats_insert.c stats/bm_stats_report.c stats/bm_stats_record.c)
 list(TRANSFORM BM_CORE_SOURCES PREPEND ${BAREMARK_DIR}/core/)
 
 # Variables a board.cmake may set (boards/template/board.cmake documents each one).
 set(_BM_BOARD_VARS BM_ARCH BM_CPU_FLAGS BM_BOARD_SOURCES BM_BOARD_LIBS BM_BOARD_DEFINES BM_HOSTED
-    BM_LIBC_DEFAULT BM_QEMU BM_QEMU_VARIANTS BM_EXIT_MAP BM_FLASH BM_POST_BUILD)
+    BM_LIBC_DEFAULT BM_QEMU BM_QEMU_VARIANTS BM_EXIT_MAP BM_FLASH BM_POST_BUILD BM_TEST_BAD_ADDRESS)
 # ...and its arch.cmake.
 set(_BM_ARCH_VARS BM_ARCH_SOURCES BM_ARCH_INCLUDE BM_ARCH_FLAGS BM_ARCH_LINK_FLAGS BM_HOSTED_ARCH
-    BM_PICOLIBC_TRIPLE BM_QEMU_PACKAGE BM_CROSS)
+    BM_PICOLIBC_TRIPLE BM_QEMU_PACKAGE BM_CROSS BM_ICOUNT_COUNTS_INSNS)
 
 # Reads a board's board.cmake and its arch's arch.cmake once; their variables become global
 # properties BM_<board>_<VAR> (lists kept as lists).
@@ -169,6 +170,7 @@ function(_bm_kit_target board libc out)
   target_compile_options(${kit} PRIVATE $<$<COMPILE_LANGUAGE:C>:${BM_KIT_WARN_FLAGS}>)
   target_compile_definitions(${kit} PRIVATE BM_BOARD_NAME="${board}" BM_SAMPLES=${BM_SAMPLES}
                              BM_MIN_BATCH_CYCLES=${BM_MIN_BATCH_CYCLES} BM_KIT_VERSION="${BAREMARK_VERSION}"
+                             BM_BENCH_TIMEOUT_MS=${BM_BENCH_TIMEOUT_MS}
                              ${BM_BOARD_DEFINES})
 endfunction()
 
@@ -344,7 +346,8 @@ function(baremark_add_firmware)
     target_link_options(${name} PRIVATE -Wl,-T,${gen}/bm_hosted.ld)
     file(TOUCH ${gen}/bm_hosted.ld)
   else()
-    target_link_options(${name} PRIVATE -L${BAREMARK_DIR}/linker -T${BM_DIR}/memory.ld)
+    # Every section placed by name (linker/common.ld): an unplaced one fails the link.
+    target_link_options(${name} PRIVATE -L${BAREMARK_DIR}/linker -T${BM_DIR}/memory.ld -Wl,--orphan-handling=error)
     set_property(TARGET ${name} APPEND PROPERTY LINK_DEPENDS ${BM_DIR}/memory.ld ${BAREMARK_DIR}/linker/common.ld)
     add_custom_command(TARGET ${name} POST_BUILD
       COMMAND ${CMAKE_OBJCOPY} -O binary ${name}.elf ${name}.bin

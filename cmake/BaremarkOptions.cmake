@@ -10,6 +10,7 @@ set(BM_FOR_HARDWARE OFF CACHE STRING "Build for the real board, not its QEMU mod
 set(BM_SAMPLES 1000 CACHE STRING "Timed batches per benchmark")
 set(BM_MIN_BATCH_CYCLES 2000 CACHE STRING "Calibration: a timed batch lasts at least this many cycles")
 set(BM_QEMU_TIMEOUT 120 CACHE STRING "Seconds a QEMU run may take before the runner kills it")
+set(BM_BENCH_TIMEOUT_MS 10000 CACHE STRING "Watchdog: a benchmark's time budget in ms, setup to teardown (0: none)")
 set(BM_LABEL "" CACHE STRING "A label for this build, printed in the meta record (e.g. gcc12-O2)")
 set(BM_SELECT "" CACHE STRING "Regular expression (Python re.search): the benchmarks an image contains (empty: all)")
 set(BM_BENCHMARK_DIRS "" CACHE STRING "Folders of your own benchmarks, searched recursively for .c files")
@@ -35,6 +36,10 @@ foreach(_opt BM_SAMPLES BM_MIN_BATCH_CYCLES BM_QEMU_TIMEOUT)
     message(FATAL_ERROR "${_opt}='${${_opt}}' must be a positive whole number.")
   endif()
 endforeach()
+string(LENGTH "${BM_BENCH_TIMEOUT_MS}" _len)
+if(NOT BM_BENCH_TIMEOUT_MS MATCHES "^(0|[1-9][0-9]*)$" OR _len GREATER 9 OR BM_BENCH_TIMEOUT_MS GREATER 86400000)
+  message(FATAL_ERROR "BM_BENCH_TIMEOUT_MS='${BM_BENCH_TIMEOUT_MS}' must be a whole number of ms, 0 (no watchdog) to 86400000.")
+endif()
 # Bounds: what the harness holds (u32 samples; a batch target the calibration can reach in u32
 # repeats) and what a QEMU run can finish before its timeout.
 if(BM_SAMPLES GREATER 10000000)

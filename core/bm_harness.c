@@ -14,6 +14,9 @@
 #ifndef BM_MIN_BATCH_CYCLES
 #define BM_MIN_BATCH_CYCLES 2000
 #endif
+#ifndef BM_BENCH_TIMEOUT_MS
+#define BM_BENCH_TIMEOUT_MS 10000
+#endif
 
 void bm_config_defaults(struct bm_config *cfg)
 {
@@ -25,6 +28,7 @@ void bm_config_defaults(struct bm_config *cfg)
 	cfg->min_batch_ns = 0;
 	cfg->min_batch_reads = 0;
 	cfg->max_iters = 1u << 20;
+	cfg->bench_timeout_ms = BM_BENCH_TIMEOUT_MS;
 	cfg->format = BM_FORMAT_TABLE | BM_FORMAT_RECORDS;
 	cfg->select = 0;
 	cfg->select_ctx = 0;
@@ -147,31 +151,37 @@ static uint64_t run_batch(const struct bm_bench *b, uint32_t iters, const struct
 	return net;
 }
 
-static void fail(struct bm_bench_result *res, const char *why, const char *phase)
+const char *const bm_status_names[BM_ST_COUNT] = {
+	"ok", "fail", "trap", "timeout", "stack_overflow", "scratch_overrun",
+};
+
+static void fail(struct bm_bench_result *res, enum bm_status status, const char *why)
 {
 	res->ok = 0;
+	res->status = status;
 	res->reason = why;
-	res->phase = phase;
+	res->phase = bm_recover_current_phase();
 }
 
-void bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
-                const struct bm_clock *clk, struct bm_stats *st, struct bm_bench_result *res)
+/* The measuring itself: setup, calibration, warm-up, verify, samples, verify, report, teardown.
+ * Runs under bm_run_one's recovery point and watchdog. */
+static void measure(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
+                    const struct bm_clock *clk, struct bm_stats *st, struct bm_bench_result *res)
 {
-	*res = (struct bm_bench_result){0};
-	res->ok = 1;
-	bm_stats_init(st);
-	bm_scratch_reset();
+	bm_recover_phase("setup");
 	if (!b->verify) {
-		fail(res, "no verify step", "setup");
+		fail(res, BM_ST_FAIL, "no verify step");
 		return;
 	}
 	if (b->setup && b->setup() != 0) {
-		fail(res, "setup failed", "setup");
+		fail(res, BM_ST_FAIL, "setup failed");
 		return;
 	}
+	bm_scratch_seal();
 
 	/* Calibration: double until a batch lasts min_batch_cycles (best of two at each step,
 	 * so a cold first run does not stop it early). */
+	bm_recover_phase("calibrate");
 	uint32_t cap = cfg->max_iters;
 	if (b->max_iters && b->max_iters < cap)
 		cap = b->max_iters;
@@ -189,6 +199,7 @@ void bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const str
 	res->iters = iters;
 
 	/* Warm-up at the calibrated size until the last WARMUP_WINDOW batches agree. */
+	bm_recover_phase("warmup");
 	uint64_t window[WARMUP_WINDOW];
 	uint32_t n = 0;
 	for (;;) {
@@ -209,11 +220,13 @@ void bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const str
 	if (ai->core_per_tick_ppm)
 		res->core_per_tick_ppm = ai->core_per_tick_ppm();
 
+	bm_recover_phase("verify");
 	if (b->verify() != 0) {
-		fail(res, "verify failed (after warm-up)", "verify");
+		fail(res, BM_ST_FAIL, "verify failed (after warm-up)");
 		goto out;
 	}
 
+	bm_recover_phase("samples");
 	struct bm_u128 instret_sum = {0, 0};
 	for (uint32_t s = 0; s < cfg->samples; s++) {
 		uint64_t ins;
@@ -222,8 +235,9 @@ void bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const str
 		bm_u128_add(&instret_sum, bm_u128_from64(ins));
 	}
 	/* The workload must still be right after the timed runs, or no number is reported. */
+	bm_recover_phase("verify");
 	if (b->verify() != 0) {
-		fail(res, "verify failed (after the timed samples)", "verify");
+		fail(res, BM_ST_FAIL, "verify failed (after the timed samples)");
 		goto out;
 	}
 
@@ -244,6 +258,61 @@ void bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const str
 			res->ops_per_s = bm_muldiv64(clk->cycle_hz, 1000, p50);
 	}
 out:
+	bm_recover_phase("teardown");
 	if (b->teardown)
 		b->teardown();
+}
+
+int bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
+               const struct bm_clock *clk, struct bm_kit_state *kit, struct bm_bench_result *res)
+{
+	struct bm_stats *st = &kit->stats;
+	*res = (struct bm_bench_result){0};
+	res->ok = 1;
+	bm_recover_set((void *)b, res, kit);
+	bm_stats_init(st);
+	bm_scratch_reset();
+	bm_guard_stack_paint();
+	bm_recover_phase("setup");
+
+	if (BM_RECOVERY_POINT()) {
+		/* A fault or the watchdog ended the benchmark. No teardown: its state is unknown. The
+		 * registers that held the arguments are gone: take them back from the recovery's
+		 * state, once its guard words say the benchmark did not write over it. */
+		if (!bm_recover_state_intact())
+			return -1;
+		b = bm_recover_get(0);
+		res = bm_recover_get(1);
+		kit = bm_recover_get(2);
+		const struct bm_fault *f = bm_recover_taken();
+		res->fault = *f;
+		if (f->kind == BM_FAULT_TIMEOUT)
+			fail(res, BM_ST_TIMEOUT, "over its time budget (watchdog)");
+		else if (bm_guard_stack_fault(f))
+			fail(res, BM_ST_STACK_OVERFLOW, f->cause);
+		else
+			fail(res, BM_ST_TRAP, f->cause);
+	} else {
+		struct bm_alarm *alarm = board_desc.alarm;
+		uint32_t ms = b->timeout_ms ? b->timeout_ms : cfg->bench_timeout_ms;
+		if (alarm && ms)
+			alarm->arm(alarm, ms);
+		bm_recover_arm();
+		measure(b, cfg, oh, clk, st, res);
+		bm_recover_disarm();
+		if (alarm && ms)
+			alarm->disarm(alarm);
+	}
+
+	/* The kit's own state first: if the benchmark wrote over it, no check below can be trusted. */
+	if (!bm_guard_kit_intact(kit))
+		return -1;
+	/* Whatever the benchmark said, a write outside its stack or scratch voids its figures. */
+	int band_touched;
+	res->stack_used_bytes = bm_guard_stack_check(&band_touched);
+	if (band_touched && res->status != BM_ST_STACK_OVERFLOW)
+		fail(res, BM_ST_STACK_OVERFLOW, "the stack's guard band at its bottom was written");
+	else if (!bm_scratch_intact() && (res->status == BM_ST_OK || res->status == BM_ST_FAIL))
+		fail(res, BM_ST_SCRATCH_OVERRUN, "wrote outside its scratch allocations");
+	return 0;
 }

@@ -161,7 +161,7 @@ static void meta_record(const struct bm_run_info *run)
 	bm_rec_str(&r, "opt", bm_build_info.opt);
 	bm_rec_u64(&r, "samples", run->cfg->samples);
 	bm_rec_u64(&r, "min_batch_cycles", run->cfg->min_batch_cycles);
-	bm_rec_u64(&r, "bench_timeout_ms", 0);
+	bm_rec_u64(&r, "bench_timeout_ms", board_desc.alarm ? run->cfg->bench_timeout_ms : 0);
 	bm_rec_u64(&r, "benchmarks", run->n);
 	bm_rec_bool(&r, "hist", 0);
 	bm_rec_u64(&r, "stats_bytes", sizeof(struct bm_stats));
@@ -213,15 +213,33 @@ static void result_record(const struct bm_run_info *run, const struct bm_bench *
 	struct bm_record r;
 	bm_rec_begin(&r, "result");
 	bm_rec_str(&r, "name", b->name);
-	bm_rec_str(&r, "status", res->ok ? "ok" : "fail");
+	bm_rec_str(&r, "status", bm_status_names[res->status]);
 	if (!res->ok) {
 		/* A benchmark that did not pass reports why, never a number. */
 		bm_rec_str(&r, "reason", res->reason);
 		bm_rec_str(&r, "phase", res->phase);
+		if (res->fault.kind) {
+			char hex[BM_FMT_NUM_MAX];
+			bm_rec_obj_begin(&r, "trap");
+			bm_rec_str(&r, "cause", res->fault.cause);
+			bm_append_hex(hex, res->fault.pc, 16);
+			bm_rec_str(&r, "pc", hex);
+			if (res->fault.has_addr) {
+				bm_append_hex(hex, res->fault.addr, 16);
+				bm_rec_str(&r, "addr", hex);
+			}
+			bm_append_hex(hex, res->fault.code, 16);
+			bm_rec_str(&r, "code", hex);
+			bm_rec_obj_end(&r);
+		}
+		if (res->stack_used_bytes)
+			bm_rec_u64(&r, "stack_used_bytes", res->stack_used_bytes);
 		bm_port_bench_end(b->name, 0);
 		bm_rec_end(&r);
 		return;
 	}
+	if (res->stack_used_bytes)
+		bm_rec_u64(&r, "stack_used_bytes", res->stack_used_bytes);
 	bm_rec_str(&r, "unit", arch_cycle_unit(run->ai));
 	bm_rec_u64(&r, "iters", res->iters);
 	bm_stats_record_fields(&r, &res->rep);
@@ -289,11 +307,23 @@ static int short_seen; /* a row was marked '*': the closing legend explains it *
 static void table_row(const struct bm_run_info *run, const struct bm_bench_result *res)
 {
 	char b[BM_FMT_NUM_MAX];
+	static const char *const shown[BM_ST_COUNT] = {"ok", "FAIL", "TRAP", "TIMEOUT", "STACK", "SCRATCH"};
 	bm_out_str("  ");
 	if (!res->ok) {
-		bm_out_padded("FAIL", STATUS_WIDTH, 0);
+		bm_out_padded(shown[res->status], STATUS_WIDTH, 0);
+		bm_out_str("  ");
 		bm_out_str(res->reason);
-		bm_out_char('\n');
+		bm_out_str(" (in ");
+		bm_out_str(res->phase);
+		if (res->fault.kind == BM_FAULT_TRAP) {
+			bm_out_str(", pc 0x");
+			bm_out_hex(res->fault.pc, 0);
+			if (res->fault.has_addr) {
+				bm_out_str(", address 0x");
+				bm_out_hex(res->fault.addr, 0);
+			}
+		}
+		bm_out_str(")\n");
 		return;
 	}
 	bm_out_padded(res->short_interval ? "ok*" : "ok", STATUS_WIDTH, 0);
@@ -339,12 +369,8 @@ static void end_record(const struct bm_run_info *run, const struct bm_tally *t, 
 	struct bm_record r;
 	bm_rec_begin(&r, "end");
 	bm_rec_u64(&r, "results", run->n);
-	bm_rec_u64(&r, "ok", t->ok);
-	bm_rec_u64(&r, "fail", t->fail);
-	bm_rec_u64(&r, "trap", 0);
-	bm_rec_u64(&r, "timeout", 0);
-	bm_rec_u64(&r, "stack_overflow", 0);
-	bm_rec_u64(&r, "scratch_overrun", 0);
+	for (unsigned i = 0; i < BM_ST_COUNT; i++)
+		bm_rec_u64(&r, bm_status_names[i], t->by_status[i]);
 	bm_rec_u64(&r, "exit_status", (uint64_t)status);
 	size_t size, used = stack_used(&size);
 	if (size) {
@@ -368,11 +394,20 @@ void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int 
 	if (want_records(run))
 		end_record(run, t, status);
 	if (want_table(run)) {
-		bm_out_str(t->fail ? "baremark: FAIL (" : "baremark: PASS (");
-		bm_out_u64(t->ok);
+		unsigned ok = t->by_status[BM_ST_OK];
+		bm_out_str(ok == run->n ? "baremark: PASS (" : "baremark: FAIL (");
+		bm_out_u64(ok);
 		bm_out_char('/');
 		bm_out_u64(run->n);
-		bm_out_str(" benchmarks verified)");
+		bm_out_str(" benchmarks verified");
+		for (unsigned i = 1; i < BM_ST_COUNT; i++)
+			if (t->by_status[i]) {
+				bm_out_str(", ");
+				bm_out_u64(t->by_status[i]);
+				bm_out_char(' ');
+				bm_out_str(bm_status_names[i]);
+			}
+		bm_out_char(')');
 		size_t size, used = stack_used(&size);
 		if (size) {
 			bm_out_str("; stack used ");

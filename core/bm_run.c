@@ -5,7 +5,9 @@
 #include "bm/out.h"
 #include "bm/wide.h"
 
-static struct bm_stats stats; /* one state, reused by every benchmark in turn */
+/* One statistics state, reused by every benchmark in turn, between guard words: a benchmark that
+ * wrote over the kit's own state must not have its (or any later) figures reported. */
+static struct bm_kit_state kit;
 
 static int name_cmp(const char *a, const char *b)
 {
@@ -81,18 +83,22 @@ int bm_run(const struct bm_config *cfg)
 
 	struct bm_tally tally = {0};
 	unsigned index = 0;
+	bm_guard_kit_init(&kit);
 	for (const struct bm_bench *b = bm_bench_next(0, cfg); b; b = bm_bench_next(b, cfg)) {
 		struct bm_bench_result res;
 		bm_report_bench_begin(&run, b, ++index);
 		bm_port_bench_begin(b->name);
-		bm_run_one(b, &eff, &run.oh, &run.clk, &stats, &res);
-		if (res.ok)
-			tally.ok++;
-		else
-			tally.fail++;
-		bm_report_bench_end(&run, b, &res, &stats);
+		if (bm_run_one(b, &eff, &run.oh, &run.clk, &kit, &res) != 0) {
+			bm_out_str("\n*** baremark: benchmark ");
+			bm_out_str(b->name);
+			bm_out_str(" wrote over the kit's own state (its guard words);\n"
+			           "*** no figure of it can be trusted: the run is aborted (exit status 3)\n");
+			bm_board_exit(BM_EXIT_TRAP);
+		}
+		tally.by_status[res.status]++;
+		bm_report_bench_end(&run, b, &res, &kit.stats);
 	}
-	int status = tally.fail ? BM_EXIT_FAIL : BM_EXIT_PASS;
+	int status = tally.by_status[BM_ST_OK] == run.n ? BM_EXIT_PASS : BM_EXIT_FAIL;
 	bm_report_end(&run, &tally, status);
 	return status;
 }

@@ -1,34 +1,102 @@
 /* Scratch memory shared by benchmarks, which run one at a time: a bump allocator over one region,
  * reset before each benchmark's setup. The region is as large as the largest BM_SCRATCH a linked
- * benchmark declares (tools/bm-link sizes it; the linker script or the hosted registry script
- * places it), so an image pays only for what its selection uses. Fixed memory, no malloc. */
+ * benchmark declares, plus room for canaries (tools/bm-link sizes it; the linker script or the
+ * hosted registry script places it), so an image pays only for what its selection uses.
+ *
+ * Every byte no allocation owns is a canary: 8 bytes before each allocation, the alignment
+ * padding, everything after the last one and a red zone at the end hold a pattern once setup is
+ * done (bm_scratch_seal), and bm_scratch_intact() checks them after the benchmark, so a write
+ * past (or before) an allocation is reported, not measured. Fixed memory, no malloc. */
 #include "bm/bench.h"
 #include "bm/harness_internal.h"
 
 extern uint8_t __bm_scratch_start[], __bm_scratch_end[];
 
-static size_t scratch_used;
+#define GAP 8u            /* canary bytes before each allocation */
+#define RED_ZONE 64u      /* canary bytes at the end of the region, never allocated */
+#define MAX_ALLOCS 16u    /* allocations tracked per benchmark (tools/bm-link reserves their gaps) */
+#define PATTERN 0xcbu
+
+/* The allocator's own state, between guard words (a benchmark that writes over it must not
+ * make the canary check read garbage: bm_scratch_state_intact() is asked first). */
+static struct {
+	uint64_t head;
+	size_t used;
+	unsigned n;
+	struct {
+		size_t start, len;
+	} allocs[MAX_ALLOCS];
+	uint64_t tail;
+} sc;
 
 void bm_scratch_reset(void)
 {
-	scratch_used = 0;
+	sc.head = sc.tail = BM_KIT_GUARD;
+	sc.used = 0;
+	sc.n = 0;
+}
+
+int bm_scratch_state_intact(void)
+{
+	return sc.head == BM_KIT_GUARD && sc.tail == BM_KIT_GUARD && sc.n <= MAX_ALLOCS;
 }
 
 size_t bm_scratch_size(void)
 {
-	return (size_t)(__bm_scratch_end - __bm_scratch_start);
+	size_t size = (size_t)(__bm_scratch_end - __bm_scratch_start);
+	return size > RED_ZONE ? size - RED_ZONE : 0;
 }
 
 void *bm_scratch_alloc(size_t bytes, size_t align)
 {
 	size_t size = bm_scratch_size();
-	if (align == 0 || (align & (align - 1)) != 0 || align > 64)
+	if (align == 0 || (align & (align - 1)) != 0 || align > 64 || sc.n == MAX_ALLOCS)
 		return NULL;
-	size_t start = (scratch_used + align - 1) & ~(align - 1);
+	size_t start = (sc.used + GAP + align - 1) & ~(align - 1);
 	if (start > size || bytes > size - start)
 		return NULL;
-	scratch_used = start + bytes;
+	sc.allocs[sc.n].start = start;
+	sc.allocs[sc.n].len = bytes;
+	sc.n++;
+	sc.used = start + bytes;
 	return __bm_scratch_start + start;
+}
+
+/* Calls f on every byte range no allocation owns (allocations are in ascending order). */
+static int each_free(int (*f)(volatile uint8_t *p, size_t n))
+{
+	size_t at = 0, end = (size_t)(__bm_scratch_end - __bm_scratch_start);
+	for (unsigned i = 0; i < sc.n; i++) {
+		if (!f(__bm_scratch_start + at, sc.allocs[i].start - at))
+			return 0;
+		at = sc.allocs[i].start + sc.allocs[i].len;
+	}
+	return f(__bm_scratch_start + at, end - at);
+}
+
+static int fill(volatile uint8_t *p, size_t n)
+{
+	while (n--)
+		*p++ = PATTERN;
+	return 1;
+}
+
+static int holds(volatile uint8_t *p, size_t n)
+{
+	while (n--)
+		if (*p++ != PATTERN)
+			return 0;
+	return 1;
+}
+
+void bm_scratch_seal(void)
+{
+	each_free(fill);
+}
+
+int bm_scratch_intact(void)
+{
+	return each_free(holds);
 }
 
 /* The volatile read hides the value from the optimizer, so inputs built from it are not

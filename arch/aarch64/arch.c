@@ -13,7 +13,11 @@
  * names it. */
 uint32_t arch_cycle_source;
 
-static volatile int in_trap;
+/* Set while the handler reports a fault, so a fault in the report stops instead of looping. A
+ * magic value, not 1: a benchmark that wrote over .bss must not make every later fault look
+ * nested (and halt without a word). */
+#define IN_TRAP 0x696e7472u
+static volatile uint32_t in_trap;
 
 /* Address of the semihosting HLT, so a board without a debugger halts quietly (semihost.S). */
 extern char arch_semihost_hlt[];
@@ -90,9 +94,9 @@ uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far)
 	if (sync && ec == EC_UNKNOWN && elr == (uint64_t)(uintptr_t)arch_semihost_hlt)
 		halt_forever();
 	/* A trap while reporting a trap: the console or exit path is broken; stop here. */
-	if (in_trap)
+	if (in_trap == IN_TRAP)
 		halt_forever();
-	in_trap = 1;
+	in_trap = IN_TRAP;
 
 	bm_out_str("\n*** TRAP: ");
 	bm_out_str(sync ? ec_name(ec) : kind_names[kind & 3]);

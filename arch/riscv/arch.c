@@ -13,7 +13,11 @@
 #define ARCH_ISA_XLEN "rv32"
 #endif
 
-static volatile int in_trap;
+/* Set while the handler reports a fault, so a fault in the report stops instead of looping. A
+ * magic value, not 1: a benchmark that wrote over .bss must not make every later fault look
+ * nested (and halt without a word). */
+#define IN_TRAP 0x696e7472u
+static volatile uint32_t in_trap;
 
 /* Address of the semihosting ebreak, so a board without a debugger halts quietly (see semihost.S). */
 extern char arch_semihost_ebreak[];
@@ -40,9 +44,17 @@ static void halt_forever(void)
 		__asm__ volatile("wfi");
 }
 
-/* Called from arch_trap_entry (start.S). Returns the address to resume at. */
-unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long mtval);
-unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long mtval)
+extern char __trap_stack_top[];
+
+/* Exceptions whose mtval holds the faulting address: misaligned and access/page faults. */
+#define ADDR_CAUSES ((1u << 0) | (1u << 1) | (1u << 4) | (1u << 5) | (1u << 6) | (1u << 7) | \
+                     (1u << 12) | (1u << 13) | (1u << 15))
+#define IRQ_MTIMER 7u
+
+/* Called from arch_trap_entry (start.S) with the interrupted sp. Returns the address to resume
+ * at; does not return when the fault ends the benchmark (recovery) or the run. */
+unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long mtval, unsigned long sp);
+unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long mtval, unsigned long sp)
 {
 	const unsigned long irq_bit = 1ul << (__riscv_xlen - 1);
 	unsigned long code = mcause & ~irq_bit;
@@ -54,9 +66,8 @@ unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long 
 	if (mcause == 3 && mepc == (unsigned long)arch_semihost_ebreak)
 		halt_forever();
 	/* A trap while reporting a trap: the console or exit path is broken; stop here. */
-	if (in_trap)
+	if (in_trap == IN_TRAP)
 		halt_forever();
-	in_trap = 1;
 
 	const char *what = "unknown cause";
 	if (mcause & irq_bit) {
@@ -65,6 +76,19 @@ unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long 
 	} else if (code < sizeof exception_names / sizeof exception_names[0]) {
 		what = exception_names[code];
 	}
+	int is_irq = (mcause & irq_bit) != 0;
+	struct bm_fault f = {
+		.kind = is_irq && code == IRQ_MTIMER ? BM_FAULT_TIMEOUT : BM_FAULT_TRAP,
+		.has_addr = !is_irq && code < 32 && ((ADDR_CAUSES >> code) & 1),
+		.cause = what, .code = mcause, .pc = mepc, .addr = mtval, .sp = sp,
+	};
+	if (bm_fault_take(&f)) {
+		/* The entry swapped sp with mscratch: give the trap stack back, then continue in
+		 * the harness (M-mode throughout; MIE stays off until the next alarm is armed). */
+		arch_csr_write(mscratch, (unsigned long)__trap_stack_top);
+		bm_recover();
+	}
+	in_trap = IN_TRAP;
 	bm_out_str("\n*** TRAP: ");
 	bm_out_str(what);
 	bm_out_str(" (mcause=0x");
@@ -79,7 +103,7 @@ unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long 
 
 const struct bm_exit arch_semihosting = {.name = "semihosting", .exit = arch_semihost_exit};
 
-static struct bm_kv facts[6]; /* the last stays {0, 0} */
+static struct bm_kv facts[7]; /* the last stays {0, 0} */
 static struct arch_info info = {
 	.isa = ARCH_ISA_XLEN "imac",
 	.cycle_counter = "cycle (rdcycle)",
@@ -90,6 +114,37 @@ static struct arch_info info = {
 static void add_fact(const char *key, const char *value)
 {
 	bm_kv_add(facts, sizeof facts / sizeof facts[0], key, value);
+}
+
+/* Linker symbols (linker/common.ld, the board's memory.ld). */
+extern char __stack_bottom[], __stack_guard_size[], __flash_origin[], __flash_limit[];
+
+/* PMP_TOR region [previous entry's address, addr), locked so that it binds M-mode too. */
+#define PMP_R 0x01u
+#define PMP_X 0x04u
+#define PMP_TOR 0x08u
+#define PMP_L 0x80u
+
+/* Hardware guards, with PMP entries 0..3 (every core with PMP has at least 4... FE310: 8):
+ * the whole FLASH region read/execute only, so a stray store (a stack frame far below the stack,
+ * a wild pointer) faults instead of rewriting code that QEMU keeps in RAM; and the guard below the
+ * stack no access at all. Locked entries bind M-mode and stay until reset, which is what we want.
+ * Returns 0 when the core has no PMP (the CSR write traps). */
+static int pmp_guard(void)
+{
+	unsigned long code_lo = (unsigned long)__flash_origin, code_hi = (unsigned long)__flash_limit;
+	unsigned long guard_hi = (unsigned long)__stack_bottom;
+	unsigned long guard_lo = guard_hi - (unsigned long)__stack_guard_size;
+	if (!BM_PROBE(arch_csr_write(pmpaddr0, code_lo >> 2)))
+		return 0;
+	arch_csr_write(pmpaddr1, code_hi >> 2);
+	arch_csr_write(pmpaddr2, guard_lo >> 2);
+	arch_csr_write(pmpaddr3, guard_hi >> 2);
+	/* entry 0: OFF (the base of entry 1); 1: TOR code R|X; 2: OFF (guard base); 3: TOR none */
+	unsigned long cfg = ((unsigned long)(PMP_TOR | PMP_L | PMP_R | PMP_X) << 8) |
+	                    ((unsigned long)(PMP_TOR | PMP_L) << 24);
+	arch_csr_write(pmpcfg0, cfg);
+	return 1;
 }
 
 void arch_init(void)
@@ -109,6 +164,8 @@ void arch_init(void)
 	(void)t;
 	add_fact("rdtime", ok ? "ok" : "traps");
 	add_fact("priv", "M");
+	add_fact("pmp", pmp_guard() ? "locked: code read/execute only, stack guard no access"
+	                            : "absent (no hardware stack guard)");
 }
 
 const struct arch_info *arch_get_info(void)

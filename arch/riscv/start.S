@@ -28,8 +28,9 @@ _start:
 	j 2b
 	.option pop
 
-/* Every trap lands here on the trap stack. arch_trap() either ends the run (it never returns)
- * or, while probing an optional CSR, returns the mepc to resume at. */
+/* Every trap lands here on the trap stack. arch_trap() either continues in the harness (trap
+ * recovery) or ends the run (it does not return then), or, while probing an optional CSR,
+ * returns the mepc to resume at. */
 	.section .text.trap, "ax", @progbits
 	.balign 4
 	.globl arch_trap_entry
@@ -55,6 +56,7 @@ arch_trap_entry:
 	csrr a0, mcause
 	csrr a1, mepc
 	csrr a2, mtval
+	csrr a3, mscratch   /* the interrupted sp (swapped in at entry) */
 	call arch_trap
 	csrw mepc, a0
 	REG_L ra, 0 * REGBYTES(sp)

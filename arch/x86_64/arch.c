@@ -47,16 +47,20 @@ struct trap_frame {
 	uint64_t vector, error, rip, cs, rflags, rsp, ss;
 };
 
-static volatile int in_trap;
+/* Set while the handler reports a fault, so a fault in the report stops instead of looping. A
+ * magic value, not 1: a benchmark that wrote over .bss must not make every later fault look
+ * nested (and halt without a word). */
+#define IN_TRAP 0x696e7472u
+static volatile uint32_t in_trap;
 
 void arch_x86_trap(const struct trap_frame *f) __attribute__((noreturn, used));
 void arch_x86_trap(const struct trap_frame *f)
 {
 	/* A fault while reporting one: the console or exit path is broken; stop here. */
-	if (in_trap)
+	if (in_trap == IN_TRAP)
 		for (;;)
 			__asm__ volatile("cli; hlt");
-	in_trap = 1;
+	in_trap = IN_TRAP;
 	bm_out_str("\n*** TRAP: ");
 	bm_out_str(f->vector < 32 ? vector_names[f->vector] : "unknown vector");
 	bm_out_str(" (vector ");

@@ -1,8 +1,14 @@
-/* CLINT mtime (see riscv_clint.h). On a 32-bit bus the halves are read hi/lo/hi, so a carry
- * between them never gives a torn value. */
+/* CLINT mtime and mtimecmp (see riscv_clint.h). On a 32-bit bus the halves are read hi/lo/hi, so
+ * a carry between them never gives a torn value, and mtimecmp is written so that no intermediate
+ * value lies in the past (the RISC-V privileged spec's sequence). */
+#include <stddef.h>
+
 #include "riscv_clint.h"
 
 #define MTIME 0xbff8u
+#define MTIMECMP0 0x4000u
+#define MIE_MTIE (1u << 7)
+#define MSTATUS_MIE (1u << 3)
 
 uint64_t clint_mtime_read(const struct bm_timer *t)
 {
@@ -16,4 +22,36 @@ uint64_t clint_mtime_read(const struct bm_timer *t)
 		lo = p[0];
 	} while (hi != p[1]);
 	return ((uint64_t)hi << 32) | lo;
+}
+
+static struct clint *of_alarm(struct bm_alarm *a)
+{
+	return (struct clint *)((char *)a - offsetof(struct clint, alarm));
+}
+
+static void mtimecmp_write(const struct clint *c, uint64_t v)
+{
+	volatile uint32_t *p = (volatile uint32_t *)(c->base + MTIMECMP0);
+	if (sizeof(uintptr_t) == 8) {
+		*(volatile uint64_t *)p = v;
+		return;
+	}
+	p[1] = UINT32_MAX; /* no earlier deadline while the halves change */
+	p[0] = (uint32_t)v;
+	p[1] = (uint32_t)(v >> 32);
+}
+
+void clint_alarm_arm(struct bm_alarm *a, uint32_t ms)
+{
+	struct clint *c = of_alarm(a);
+	uint64_t hz = c->timer.hz ? c->timer.hz : 1000000u;
+	mtimecmp_write(c, clint_mtime_read(&c->timer) + (uint64_t)ms * hz / 1000u);
+	__asm__ volatile("csrs mie, %0" : : "r"((unsigned long)MIE_MTIE));
+	__asm__ volatile("csrs mstatus, %0" : : "r"((unsigned long)MSTATUS_MIE));
+}
+
+void clint_alarm_disarm(struct bm_alarm *a)
+{
+	__asm__ volatile("csrc mie, %0" : : "r"((unsigned long)MIE_MTIE));
+	mtimecmp_write(of_alarm(a), UINT64_MAX);
 }

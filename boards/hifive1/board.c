@@ -29,6 +29,7 @@ static void mtime_init(struct bm_timer *t)
 
 static struct clint clint = {
 	.timer = {.name = "clint-mtime@0x0200bff8", .init = mtime_init, .read = clint_mtime_read},
+	.alarm = CLINT_ALARM,
 	.base = 0x02000000,
 };
 
@@ -55,6 +56,7 @@ const struct bm_board board_desc = {
 	.name = BM_BOARD_NAME,
 	.console = &uart0.con,
 	.timer = &clint.timer,
+	.alarm = &clint.alarm,
 	.exit = &arch_semihosting,
 	.init = hifive1_clocks,
 	.facts = facts,

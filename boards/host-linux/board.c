@@ -68,7 +68,7 @@ void host_add_fact(const char *key, const char *value)
 /* A process's stack is the kernel's: no paint, no high-water mark. */
 void bm_rt_stack(struct bm_stack *s)
 {
-	s->lo = s->hi = 0;
+	s->lo = s->hi = s->guard = 0;
 	s->paint = 0;
 }
 

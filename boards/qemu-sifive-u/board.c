@@ -14,11 +14,14 @@ static struct sifive_uart uart0 = {
 	.con = SIFIVE_UART_CONSOLE("sifive-uart0@0x10010000"),
 	.base = 0x10010000,
 };
-static struct clint clint = {.timer = CLINT_TIMER("clint-mtime@0x0200bff8", 1000000), .base = 0x02000000};
+static struct clint clint = {
+	.timer = CLINT_TIMER("clint-mtime@0x0200bff8", 1000000), .alarm = CLINT_ALARM, .base = 0x02000000,
+};
 
 const struct bm_board board_desc = {
 	.name = BM_BOARD_NAME,
 	.console = &uart0.con,
 	.timer = &clint.timer,
+	.alarm = &clint.alarm,
 	.exit = &arch_semihosting,
 };

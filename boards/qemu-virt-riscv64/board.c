@@ -12,12 +12,15 @@ static struct ns16550 uart0 = {
 	.con = NS16550_CONSOLE("ns16550a@0x10000000"),
 	.base = 0x10000000, .io = &ns16550_mmio8, .clock_hz = 3686400, .baud = 115200,
 };
-static struct clint clint = {.timer = CLINT_TIMER("clint-mtime@0x0200bff8", 10000000), .base = 0x02000000};
+static struct clint clint = {
+	.timer = CLINT_TIMER("clint-mtime@0x0200bff8", 10000000), .alarm = CLINT_ALARM, .base = 0x02000000,
+};
 static const struct sifive_test finisher = {.dev = SIFIVE_TEST_EXIT, .base = 0x00100000};
 
 const struct bm_board board_desc = {
 	.name = BM_BOARD_NAME,
 	.console = &uart0.con,
 	.timer = &clint.timer,
+	.alarm = &clint.alarm,
 	.exit = &finisher.dev,
 };

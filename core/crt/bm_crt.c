@@ -10,7 +10,7 @@
 /* Defined by linker/common.ld. */
 extern uint8_t __data_load[], __data_start[], __data_end[];
 extern uint8_t __bss_start[], __bss_end[];
-extern uint8_t __stack_bottom[], __stack_top[];
+extern uint8_t __stack_bottom[], __stack_top[], __stack_guard_size[];
 
 #define STACK_PAINT 0xa5u
 
@@ -18,6 +18,7 @@ void bm_rt_stack(struct bm_stack *s)
 {
 	s->lo = (uintptr_t)__stack_bottom;
 	s->hi = (uintptr_t)__stack_top;
+	s->guard = (uintptr_t)__stack_guard_size; /* an absolute symbol: its address is its value */
 	s->paint = STACK_PAINT;
 }
 

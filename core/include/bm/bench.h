@@ -32,6 +32,9 @@ struct bm_bench {
 	uint32_t expect_insns;
 	/** Optional: bytes processed per iteration, for a bytes/cycle figure (0 = none). */
 	uint32_t bytes;
+	/** Optional: this benchmark's time budget in ms, setup to teardown (0 = the run's default,
+	 *  BM_BENCH_TIMEOUT_MS); past it the watchdog ends it with status "timeout". */
+	uint32_t timeout_ms;
 };
 
 /* Keep `value` alive and opaque to the optimizer; "memory" makes pending stores visible. */
@@ -82,10 +85,12 @@ extern const struct bm_bench *const __stop_bm_bench[];
 
 /* Scratch memory shared by benchmarks (they run one at a time): a bump allocator reset before
  * each benchmark's setup. A benchmark that uses it declares how much, all allocations of its
- * setup together with their alignment padding:
+ * setup together with their alignment padding (the kit adds room for its canaries: 8 bytes
+ * before each of up to 16 allocations and a red zone at the end):
  *   BM_SCRATCH(crc32, 2 * 1024 + 8);
  * The image reserves the largest amount a linked benchmark declares (nothing when none does).
- * Returns NULL (the benchmark should fail setup) when the request does not fit. */
+ * Returns NULL (the benchmark should fail setup) when the request does not fit. A write outside
+ * the allocations ends the benchmark with status "scratch_overrun". */
 #define BM_SCRATCH(name_, bytes_)                                                              \
 	static const char bm_need_##name_[(bytes_)] __attribute__((used, section(".bm_need." #name_)))
 void *bm_scratch_alloc(size_t bytes, size_t align);

@@ -30,6 +30,9 @@ struct bm_config {
 	uint32_t min_batch_reads;
 	/** Calibration cap on the inner repeat count (a power of two). */
 	uint32_t max_iters;
+	/** Watchdog: a benchmark's time budget in ms, setup to teardown (0 = none); a benchmark's
+	 *  own .timeout_ms overrides it. Needs a board with an alarm. */
+	uint32_t bench_timeout_ms;
 	/** BM_FORMAT_* bits. */
 	uint32_t format;
 	/** Optional: run only benchmarks for which this returns non-zero. */

@@ -23,10 +23,25 @@ struct bm_clock {
 	int cycles_advance;   /* 0: the cycle counter did not move during the estimate */
 };
 
+/* How a benchmark ended (the result record's "status"). */
+enum bm_status {
+	BM_ST_OK,              /* ran and verified: the only status with figures */
+	BM_ST_FAIL,            /* setup failed or the result was wrong */
+	BM_ST_TRAP,            /* an exception, recovered */
+	BM_ST_TIMEOUT,         /* overran its budget: the watchdog fired */
+	BM_ST_STACK_OVERFLOW,  /* ran past the bottom of the stack (faulted, or touched the guard band) */
+	BM_ST_SCRATCH_OVERRUN, /* wrote outside its scratch allocations */
+	BM_ST_COUNT
+};
+extern const char *const bm_status_names[BM_ST_COUNT];
+
 struct bm_bench_result {
-	int ok;                     /* 1: ran and verified */
-	const char *reason;         /* why not ok: "setup failed", "verify failed", ... */
+	int ok;                     /* 1: ran and verified (status BM_ST_OK) */
+	enum bm_status status;
+	const char *reason;         /* why not ok: "setup failed", "verify failed", the trap's cause */
 	const char *phase;          /* where: "setup", "calibrate", "warmup", "verify", "samples", "teardown" */
+	struct bm_fault fault;      /* trap and timeout: what the arch reported */
+	size_t stack_used_bytes;    /* high-water mark from the benchmark's setup on (0: unknown) */
 	uint32_t iters;             /* inner repeat count after calibration */
 	uint32_t warmup_batches;    /* batches spent warming up */
 	int warmup_settled;         /* rolling CV reached the threshold (else hit the cap) */
@@ -45,13 +60,54 @@ struct bm_bench_result {
 #define BM_SHORT_INTERVAL_FACTOR 100u
 
 void bm_scratch_reset(void);
+/* After setup: fills the scratch nothing allocated with a pattern; bm_scratch_intact() then says
+ * whether the benchmark wrote only inside its allocations (and the canary after each). */
+void bm_scratch_seal(void);
+int bm_scratch_intact(void);
 void bm_measure_overhead(struct bm_overhead *oh);
 void bm_estimate_clock(struct bm_clock *clk);
-/* Runs one benchmark end to end; `st` is the (shared) statistics state it fills. */
-void bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
-                const struct bm_clock *clk, struct bm_stats *st, struct bm_bench_result *res);
+struct bm_kit_state;
+/* Runs one benchmark end to end, filling the kit's (shared) statistics state. Returns 0, or -1
+ * when the benchmark wrote over the kit's own state: then nothing about it can be trusted. */
+int bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
+               const struct bm_clock *clk, struct bm_kit_state *kit, struct bm_bench_result *res);
 /* Rolling-CV test used by the warm-up: 1 when stddev/mean of w[0..n) <= cv_ppm. */
 int bm_window_settled(const uint64_t *w, unsigned n, uint32_t cv_ppm);
+
+/* ---- recovery (bm_recover.c) and guards (bm_guard.c) ---- */
+
+/* The recovery point: the harness calls BM_RECOVERY_POINT() in the frame that must survive a
+ * fault; it is 0 when set and 1 when a fault came back to it (bm_recover). */
+void **bm_recover_jmpbuf(void);
+#define BM_RECOVERY_POINT() __builtin_setjmp(bm_recover_jmpbuf())
+void bm_recover_arm(void);
+void bm_recover_disarm(void);
+void bm_recover_phase(const char *phase);
+const char *bm_recover_current_phase(void);
+const struct bm_fault *bm_recover_taken(void);
+/* Three pointers the harness needs after a fault came back (registers are gone by then); kept in
+ * the recovery's guarded state, so they are checked before they are used. */
+void bm_recover_set(void *a, void *b, void *c);
+void *bm_recover_get(unsigned i);
+
+/* The kit's own state, between guard words, checked after every benchmark before anything else
+ * reads it: the statistics state here, the scratch allocator's and the recovery's in their
+ * modules. */
+#define BM_KIT_GUARD 0x6b69745f67756172ull /* "kit_guar" */
+int bm_scratch_state_intact(void);
+int bm_recover_state_intact(void);
+struct bm_kit_state {
+	uint64_t head;
+	struct bm_stats stats;
+	uint64_t tail;
+};
+void bm_guard_kit_init(struct bm_kit_state *k);
+int bm_guard_kit_intact(const struct bm_kit_state *k);
+void bm_guard_stack_paint(void);
+/* The stack's high-water mark since the paint; *band_touched when the bottom band was used. */
+size_t bm_guard_stack_check(int *band_touched);
+/* Whether a fault's address or stack pointer says the stack ran past its bottom. */
+int bm_guard_stack_fault(const struct bm_fault *f);
 
 /* ---- what the run hands the report (bm_report.c) ---- */
 
@@ -64,9 +120,9 @@ struct bm_run_info {
 	unsigned name_width; /* longest selected name (the table's first column) */
 };
 
-/* Outcomes so far, for the end record and the closing line. */
+/* Outcomes so far, by status, for the end record and the closing line. */
 struct bm_tally {
-	unsigned ok, fail;
+	unsigned by_status[BM_ST_COUNT];
 };
 
 void bm_report_begin(const struct bm_run_info *run);

@@ -88,7 +88,7 @@ const struct bm_build_info bm_build_info = {
 /* The unit tests have no stack paint. */
 void bm_rt_stack(struct bm_stack *s)
 {
-	s->lo = s->hi = 0;
+	s->lo = s->hi = s->guard = 0;
 	s->paint = 0;
 }
 

@@ -1,0 +1,22 @@
+/* Test hooks for the fault-injection image (tests/firmware/faults.c): an undefined instruction,
+ * and a misaligned access the core must refuse (Normal memory allows plain misaligned loads, but
+ * exclusives must be aligned). Shared with arch/host-aarch64. */
+#ifndef ARCH_TEST_H
+#define ARCH_TEST_H
+
+#include <stdint.h>
+
+static inline void arch_test_undefined(void)
+{
+	__asm__ volatile("udf #0");
+}
+
+#define ARCH_TEST_HAS_MISALIGNED 1
+static inline uint32_t arch_test_misaligned(const void *p)
+{
+	uint32_t v;
+	__asm__ volatile("ldxr %w0, [%1]\n\tclrex" : "=r"(v) : "r"(p) : "memory");
+	return v;
+}
+
+#endif

@@ -1,0 +1,207 @@
+/* Cortex-M hot path (ARMv6-M, ARMv7-M, ARMv8-M): one counter reading around timed regions.
+ * Cortex-M has no instructions-retired counter, and its cycle counter is optional, so the
+ * reading comes from the first source the boot probe found working (arch.c):
+ *   0  DWT_CYCCNT: core cycles (ARMv7-M/ARMv8-M mainline, where implemented and counting);
+ *   1  SysTick, its 24-bit down-counter extended to 64 bits by a count of its wraps that the
+ *      wrap interrupt keeps (QEMU 7.2 does not model CYCCNT; the Cortex-M0 has no DWT counter);
+ *   2  the board's timer (a core without SysTick, like the nRF51's Cortex-M0).
+ * The choice is made at boot and read inside each snapshot, so the instructions between two
+ * readings are fixed by construction (one asm block each; the branch goes the same way every
+ * time), and `empty` measures exactly 0 once the boot-time overhead is subtracted. */
+#ifndef ARCH_ARMV7M_ARCH_H
+#define ARCH_ARMV7M_ARCH_H
+
+#include <stdint.h>
+
+struct bm_timer;
+
+/* CLZ is one instruction on ARMv7-M/ARMv8-M mainline; ARMv6-M calls libgcc. */
+#if defined(__ARM_FEATURE_CLZ) && __ARM_FEATURE_CLZ
+#define ARCH_HAS_CLZ64 1
+#else
+#define ARCH_HAS_CLZ64 0
+#endif
+
+enum { ARCH_SRC_DWT = 0, ARCH_SRC_SYSTICK = 1, ARCH_SRC_TIMER = 2 };
+
+/* What the snapshots read, in one place so one address reaches all of it. The asm below
+ * uses the byte offsets (checked in arch.c). */
+struct arch_counter {
+	uint32_t source;                 /* +0  ARCH_SRC_* (set once by arch_init) */
+	volatile uint32_t wraps;         /* +4  SysTick periods the wrap interrupt counted */
+	uint32_t last_lo, last_hi;       /* +8  the last SysTick reading (see ARCH_SYSTICK_ASM) */
+	const struct bm_timer *timer;    /* +16 the board timer, for ARCH_SRC_TIMER */
+	uint64_t (*timer_read)(const struct bm_timer *t); /* +20 its read op */
+};
+extern struct arch_counter arch_counter;
+
+/* The 32-bit halves let each be stored straight from the asm. instret is always 0. */
+struct arch_snap {
+	union {
+		uint64_t cycles;
+		uint32_t cycles32[2];
+	};
+	union {
+		uint64_t instret;
+		uint32_t instret32[2];
+	};
+};
+
+#ifdef __thumb2__
+/* SysTick as a 64-bit count of ticks: periods * 2^24 + phase, where phase = (2^24 - CVR) mod
+ * 2^24 (CVR counts down and reloads 0xffffff; the interrupt is pended as it reaches 0, which
+ * starts the next period at phase 0). Read periods, CVR, the pending bit and periods again
+ * (again if the wrap interrupt ran in between); a wrap that is pended but not yet taken counts
+ * when the phase lies in the first half of the period (it wrapped before CVR was read) and not
+ * in the second (CVR was read just before it wrapped). Last, a reading below the previous one
+ * gets one period added: QEMU without icount may show the reloaded CVR before it pends the
+ * wrap (its timer callback runs late); on hardware and under icount this never triggers.
+ * In: base = &arch_counter. Out: lo, hi. Clobbers t0..t2 and the flags. */
+#define ARCH_SYSTICK_ASM                                                  \
+	"movw %[t0], #0xe010\n\t"                                         \
+	"movt %[t0], #0xe000\n"                                           \
+	"1:\n\t"                                                          \
+	"ldr %[t1], [%[base], #4]\n\t"                                    \
+	"ldr %[lo], [%[t0], #8]\n\t"                                      \
+	"ldr %[hi], [%[t0], #0xcf4]\n\t"                                  \
+	"ldr %[t2], [%[base], #4]\n\t"                                    \
+	"cmp %[t1], %[t2]\n\t"                                            \
+	"bne 1b\n\t"                                                      \
+	"rsbs %[lo], %[lo], #0\n\t"                                       \
+	"lsls %[lo], %[lo], #8\n\t"                                       \
+	"ubfx %[hi], %[hi], #26, #1\n\t"                                  \
+	"bic %[hi], %[hi], %[lo], lsr #31\n\t"                            \
+	"add %[t1], %[t1], %[hi]\n\t"                                     \
+	"lsrs %[lo], %[lo], #8\n\t"                                       \
+	"orr %[lo], %[lo], %[t1], lsl #24\n\t"                            \
+	"lsrs %[hi], %[t1], #8\n\t"                                       \
+	"ldr %[t0], [%[base], #8]\n\t"                                    \
+	"ldr %[t2], [%[base], #12]\n\t"                                   \
+	"cmp %[lo], %[t0]\n\t"                                            \
+	"sbcs %[t2], %[hi], %[t2]\n\t"                                    \
+	"bcs 4f\n\t"                                                      \
+	"adds %[lo], %[lo], #0x1000000\n\t"                               \
+	"adc %[hi], %[hi], #0\n"                                          \
+	"4:\n\t"                                                          \
+	"str %[lo], [%[base], #8]\n\t"                                    \
+	"str %[hi], [%[base], #12]\n\t"
+
+/* The board timer's read op, called from the asm (it clobbers what a call does). */
+#define ARCH_TIMER_ASM                                                    \
+	"ldr r0, [%[base], #16]\n\t"                                      \
+	"ldr r1, [%[base], #20]\n\t"                                      \
+	"blx r1\n\t"                                                      \
+	"mov %[lo], r0\n\t"                                               \
+	"mov %[hi], r1\n\t"
+
+#define ARCH_SNAP_OPERANDS                                                \
+	: [c0] "=m"(s->cycles32[0]), [c1] "=m"(s->cycles32[1]),           \
+	  [i0] "=m"(s->instret32[0]), [i1] "=m"(s->instret32[1]),         \
+	  [base] "=&r"(base), [lo] "=&r"(lo), [hi] "=&r"(hi),             \
+	  [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2)                  \
+	:                                                                 \
+	: "r0", "r1", "r2", "r3", "r12", "lr", "cc"
+
+/* DWT_CYCCNT is 32 bits (51 s at 84 MHz): begin restarts it from 0 and end reads it, so a
+ * begin/end pair is exact for any region under 2^32 cycles (only pairs are meaningful). */
+static inline __attribute__((always_inline)) void arch_snap_begin(struct arch_snap *s)
+{
+	uint32_t base, lo, hi, t0, t1, t2;
+	__asm__ volatile("movs %[lo], #0\n\t"
+	                 "str %[lo], %[i0]\n\t"
+	                 "str %[lo], %[i1]\n\t"
+	                 "movw %[base], #:lower16:arch_counter\n\t"
+	                 "movt %[base], #:upper16:arch_counter\n\t"
+	                 "ldr %[t0], [%[base]]\n\t"
+	                 "cmp %[t0], #1\n\t"
+	                 "beq 2f\n\t"
+	                 "bhi 3f\n\t"
+	                 "movw %[t0], #0x1004\n\t"
+	                 "movt %[t0], #0xe000\n\t"
+	                 "str %[lo], [%[t0]]\n\t"
+	                 "movs %[hi], #0\n\t"
+	                 "b 9f\n"
+	                 "2:\n\t" ARCH_SYSTICK_ASM
+	                 "b 9f\n"
+	                 "3:\n\t" ARCH_TIMER_ASM
+	                 "9:\n\t"
+	                 "str %[lo], %[c0]\n\t"
+	                 "str %[hi], %[c1]\n\t"
+	                 ARCH_SNAP_OPERANDS);
+}
+
+static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap *s)
+{
+	uint32_t base, lo, hi, t0, t1, t2;
+	__asm__ volatile("movw %[base], #:lower16:arch_counter\n\t"
+	                 "movt %[base], #:upper16:arch_counter\n\t"
+	                 "ldr %[t0], [%[base]]\n\t"
+	                 "cmp %[t0], #1\n\t"
+	                 "beq 2f\n\t"
+	                 "bhi 3f\n\t"
+	                 "movw %[t0], #0x1004\n\t"
+	                 "movt %[t0], #0xe000\n\t"
+	                 "ldr %[lo], [%[t0]]\n\t"
+	                 "movs %[hi], #0\n\t"
+	                 "b 9f\n"
+	                 "2:\n\t" ARCH_SYSTICK_ASM
+	                 "b 9f\n"
+	                 "3:\n\t" ARCH_TIMER_ASM
+	                 "9:\n\t"
+	                 "str %[lo], %[c0]\n\t"
+	                 "str %[hi], %[c1]\n\t"
+	                 "movs %[lo], #0\n\t"
+	                 "str %[lo], %[i0]\n\t"
+	                 "str %[lo], %[i1]\n\t"
+	                 ARCH_SNAP_OPERANDS);
+}
+#else
+/* ARMv6-M / ARMv8-M baseline: eight low registers are too few for the sequence above inline,
+ * so both snapshots call one fixed routine (start.S: arch_counter_read, the same algorithm)
+ * that returns the reading in r0 (low) and r1 (high). The call is part of the constant. */
+#define ARCH_SNAP_OPERANDS                                                \
+	: [c0] "=m"(s->cycles32[0]), [c1] "=m"(s->cycles32[1]),           \
+	  [i0] "=m"(s->instret32[0]), [i1] "=m"(s->instret32[1])          \
+	:                                                                 \
+	: "r0", "r1", "r2", "r3", "r12", "lr", "cc"
+
+static inline __attribute__((always_inline)) void arch_snap_begin(struct arch_snap *s)
+{
+	__asm__ volatile("movs r2, #0\n\t"
+	                 "str r2, %[i0]\n\t"
+	                 "str r2, %[i1]\n\t"
+	                 "bl arch_counter_read\n\t"
+	                 "str r0, %[c0]\n\t"
+	                 "str r1, %[c1]\n\t"
+	                 ARCH_SNAP_OPERANDS);
+}
+
+static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap *s)
+{
+	__asm__ volatile("bl arch_counter_read\n\t"
+	                 "str r0, %[c0]\n\t"
+	                 "str r1, %[c1]\n\t"
+	                 "movs r2, #0\n\t"
+	                 "str r2, %[i0]\n\t"
+	                 "str r2, %[i1]\n\t"
+	                 ARCH_SNAP_OPERANDS);
+}
+#endif
+
+/* movs + lsls + 1000 x (subs, bne): exactly 2002 instructions executed, on every profile.
+ * (Cortex-M counts no instructions; under QEMU icount it takes 2002 ns of virtual time.) */
+#define ARCH_KNOWN_LOOP_INSNS 2002u
+static inline __attribute__((always_inline)) void arch_known_loop(void)
+{
+	uint32_t n;
+	__asm__ volatile("movs %0, #250\n\t"
+	                 "lsls %0, %0, #2\n"
+	                 "1:\n\t"
+	                 "subs %0, %0, #1\n\t"
+	                 "bne 1b\n"
+	                 : "=&l"(n)
+	                 :
+	                 : "cc");
+}
+
+#endif /* ARCH_ARMV7M_ARCH_H */

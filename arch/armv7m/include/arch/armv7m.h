@@ -1,0 +1,112 @@
+/* Cortex-M system registers the arch uses (ARMv7-M ARM DDI 0403E, ARMv6-M DDI 0419E, ARMv8-M
+ * DDI 0553): the System Control Space at 0xE000E000 and the DWT at 0xE0001000. One definition of
+ * each address and bit, for arch.c and the asm in arch.h. */
+#ifndef ARCH_ARMV7M_ARMV7M_H
+#define ARCH_ARMV7M_ARMV7M_H
+
+#include <stdint.h>
+
+#define ARMV7M_REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
+
+/* SysTick (all profiles; optional on ARMv6-M and ARMv8-M: the nRF51 has none). */
+#define SYST_CSR 0xE000E010u        /* control and status */
+#define SYST_RVR 0xE000E014u        /* reload value, 24 bits */
+#define SYST_CVR 0xE000E018u        /* current value (a write of any value clears it) */
+#define SYST_CALIB 0xE000E01Cu
+#define SYST_CSR_ENABLE (1u << 0)
+#define SYST_CSR_TICKINT (1u << 1)
+#define SYST_CSR_CLKSOURCE (1u << 2) /* 1: the processor clock; 0: the implementation's reference */
+#define SYST_CSR_COUNTFLAG (1u << 16)
+#define SYST_BITS 24u
+#define SYST_PERIOD (1u << SYST_BITS)
+
+/* System control block. */
+#define SCB_CPUID 0xE000ED00u
+#define SCB_ICSR 0xE000ED04u
+#define SCB_ICSR_PENDSTSET (1u << 26)
+#define SCB_ICSR_RETTOBASE (1u << 11)
+#define SCB_VTOR 0xE000ED08u        /* not on Cortex-M0 */
+#define SCB_CCR 0xE000ED14u
+#define SCB_CCR_DIV_0_TRP (1u << 4)
+#define SCB_SHPR3 0xE000ED20u       /* priorities of PendSV (23:16) and SysTick (31:24) */
+#define SCB_SHCSR 0xE000ED24u
+#define SCB_SHCSR_MEMFAULTENA (1u << 16)
+#define SCB_SHCSR_BUSFAULTENA (1u << 17)
+#define SCB_SHCSR_USGFAULTENA (1u << 18)
+#define SCB_CFSR 0xE000ED28u        /* MMFSR (7:0), BFSR (15:8), UFSR (31:16); write 1 to clear */
+#define SCB_HFSR 0xE000ED2Cu
+#define SCB_HFSR_VECTTBL (1u << 1)
+#define SCB_HFSR_FORCED (1u << 30)
+#define SCB_HFSR_DEBUGEVT (1u << 31)
+#define SCB_MMFAR 0xE000ED34u
+#define SCB_BFAR 0xE000ED38u
+#define SCB_CPACR 0xE000ED88u       /* CP10/CP11 (the FPU): bits 23:20 */
+
+/* CFSR bits. */
+#define CFSR_IACCVIOL (1u << 0)
+#define CFSR_DACCVIOL (1u << 1)
+#define CFSR_MUNSTKERR (1u << 3)
+#define CFSR_MSTKERR (1u << 4)
+#define CFSR_MLSPERR (1u << 5)
+#define CFSR_MMARVALID (1u << 7)
+#define CFSR_IBUSERR (1u << 8)
+#define CFSR_PRECISERR (1u << 9)
+#define CFSR_IMPRECISERR (1u << 10)
+#define CFSR_UNSTKERR (1u << 11)
+#define CFSR_STKERR (1u << 12)
+#define CFSR_LSPERR (1u << 13)
+#define CFSR_BFARVALID (1u << 15)
+#define CFSR_UNDEFINSTR (1u << 16)
+#define CFSR_INVSTATE (1u << 17)
+#define CFSR_INVPC (1u << 18)
+#define CFSR_NOCP (1u << 19)
+#define CFSR_STKOF (1u << 20)       /* ARMv8-M: a stack limit register was crossed */
+#define CFSR_UNALIGNED (1u << 24)
+#define CFSR_DIVBYZERO (1u << 25)
+/* The exception frame could not be written or read: the stack it names is unusable. */
+#define CFSR_STACKING (CFSR_MUNSTKERR | CFSR_MSTKERR | CFSR_UNSTKERR | CFSR_STKERR)
+
+/* MPU (PMSAv7: Cortex-M3/M4/M7). */
+#define MPU_TYPE 0xE000ED90u        /* DREGION: bits 15:8 */
+#define MPU_CTRL 0xE000ED94u
+#define MPU_CTRL_ENABLE (1u << 0)
+#define MPU_CTRL_PRIVDEFENA (1u << 2)
+#define MPU_RNR 0xE000ED98u
+#define MPU_RBAR 0xE000ED9Cu
+#define MPU_RASR 0xE000EDA0u
+#define MPU_RASR_ENABLE (1u << 0)
+#define MPU_RASR_XN (1u << 28)      /* AP (26:24) = 000: no access at any privilege */
+
+/* Floating point context control (FPv4/FPv5). */
+#define FPU_FPCCR 0xE000EF34u
+#define FPU_FPCCR_LSPACT (1u << 0)
+
+/* Debug: DEMCR.TRCENA powers the DWT. */
+#define DCB_DEMCR 0xE000EDFCu
+#define DCB_DEMCR_TRCENA (1u << 24)
+#define DWT_CTRL 0xE0001000u
+#define DWT_CTRL_CYCCNTENA (1u << 0)
+#define DWT_CTRL_NOCYCCNT (1u << 25)
+#define DWT_CYCCNT 0xE0001004u
+#define DWT_LAR 0xE0001FB0u         /* CoreSight lock (Cortex-M7): 0xC5ACCE55 unlocks */
+#define DWT_LAR_KEY 0xC5ACCE55u
+
+/* Exception numbers (IPSR). */
+#define EXC_NMI 2u
+#define EXC_HARDFAULT 3u
+#define EXC_MEMMANAGE 4u
+#define EXC_BUSFAULT 5u
+#define EXC_USAGEFAULT 6u
+#define EXC_SECUREFAULT 7u
+#define EXC_SVCALL 11u
+#define EXC_DEBUGMON 12u
+#define EXC_PENDSV 14u
+#define EXC_SYSTICK 15u
+
+/* EXC_RETURN: bit 2 set = the frame is on PSP; bit 3 = back to Thread mode; bit 4 clear = the
+ * frame holds the FP registers too. */
+#define EXC_RETURN_SPSEL (1u << 2)
+#define EXC_RETURN_THREAD (1u << 3)
+#define EXC_RETURN_BASIC_FRAME (1u << 4)
+
+#endif /* ARCH_ARMV7M_ARMV7M_H */

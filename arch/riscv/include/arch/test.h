@@ -1,0 +1,22 @@
+/* Test hooks for the fault-injection image (tests/firmware/faults.c): an instruction that does
+ * not exist, and a misaligned access the core must refuse (QEMU and many cores emulate plain
+ * misaligned loads, but never a misaligned LR). */
+#ifndef ARCH_TEST_H
+#define ARCH_TEST_H
+
+#include <stdint.h>
+
+static inline void arch_test_undefined(void)
+{
+	__asm__ volatile(".word 0"); /* all-zero: an illegal instruction by definition */
+}
+
+#define ARCH_TEST_HAS_MISALIGNED 1
+static inline uint32_t arch_test_misaligned(const void *p)
+{
+	uint32_t v;
+	__asm__ volatile("lr.w %0, (%1)" : "=r"(v) : "r"(p) : "memory");
+	return v;
+}
+
+#endif

@@ -1,0 +1,107 @@
+/* Fault-injection image: one benchmark per way a benchmark can go wrong, next to the kit's own
+ * calibration and kernel benchmarks (linked into the same image). Each faulty one must be reported
+ * with its kind, and every other one must report ok with the same figures as in the kit's image
+ * (tests/qemu checks both). BM_TEST_BAD_ADDRESS comes from the board (an address nothing answers). */
+#include "arch/test.h"
+#include "bm/bench.h"
+
+static int never_right(void)
+{
+	return -1;
+}
+
+static int always_right(void)
+{
+	return 0;
+}
+
+/* A trap in setup, before anything is timed. */
+static int trap_setup(void)
+{
+	arch_test_undefined();
+	return 0;
+}
+
+BM_BENCHMARK(fault_in_setup, never_right, .setup = trap_setup)
+{
+}
+
+/* An instruction the core does not have. */
+BM_BENCHMARK(fault_illegal, never_right)
+{
+	arch_test_undefined();
+}
+
+#ifdef BM_TEST_BAD_ADDRESS
+/* A load from an address no device answers. */
+BM_BENCHMARK(fault_bad_address, never_right)
+{
+	bm_do_not_optimize(*(volatile uint32_t *)(uintptr_t)BM_TEST_BAD_ADDRESS);
+}
+#endif
+
+#if ARCH_TEST_HAS_MISALIGNED
+static uint32_t misaligned_words[4];
+/* An access the core requires aligned, one byte off. */
+BM_BENCHMARK(fault_misaligned, never_right)
+{
+	bm_do_not_optimize(arch_test_misaligned((const char *)misaligned_words + 1));
+}
+#endif
+
+/* Never ends: the watchdog must end it (a short budget, so the test does not wait long). */
+BM_BENCHMARK(fault_hang, never_right, .timeout_ms = 200)
+{
+	for (;;)
+		bm_clobber_memory();
+}
+
+/* Recursion until the stack runs out. */
+__attribute__((noinline)) static unsigned recurse(unsigned n)
+{
+	volatile char pad[64];
+	pad[0] = (char)n;
+	return n ? recurse(n - 1) + (unsigned)pad[0] : 0;
+}
+
+BM_BENCHMARK(fault_recursion, never_right)
+{
+	bm_do_not_optimize(recurse(1u << 30));
+}
+
+/* One frame larger than the whole stack, written only at its far (lowest) end: it jumps over the
+ * painted stack and the guard band, which is why a hardware guard and the stack pointer matter. */
+__attribute__((noinline)) static void sparse_frame(void)
+{
+	volatile char big[256 * 1024];
+	big[0] = 1;
+	bm_do_not_optimize(big[0]);
+}
+
+BM_BENCHMARK(fault_sparse_frame, never_right)
+{
+	sparse_frame();
+}
+
+/* Writes 16 bytes past its scratch allocation; its own check passes. */
+static uint8_t *overrun_buf;
+
+static int overrun_setup(void)
+{
+	overrun_buf = bm_scratch_alloc(64, 8);
+	return overrun_buf ? 0 : -1;
+}
+
+BM_SCRATCH(fault_scratch_overrun, 64 + 8);
+BM_BENCHMARK(fault_scratch_overrun, always_right, .setup = overrun_setup, .max_iters = 1)
+{
+	for (unsigned i = 0; i < 80; i++)
+		overrun_buf[i] = (uint8_t)bm_seed(i);
+	bm_clobber_memory();
+}
+
+/* A wrong result. */
+BM_BENCHMARK(fault_wrong_result, never_right)
+{
+	bm_clobber_memory();
+}
