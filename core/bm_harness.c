@@ -293,7 +293,7 @@ int bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const stru
 		else
 			fail(res, BM_ST_TRAP, f->cause);
 	} else {
-		struct bm_alarm *alarm = board_desc.alarm;
+		struct bm_alarm *alarm = bm_port_alarm;
 		uint32_t ms = b->timeout_ms ? b->timeout_ms : cfg->bench_timeout_ms;
 		if (alarm && ms)
 			alarm->arm(alarm, ms);

@@ -2,6 +2,7 @@
  * the state of a hardware probe that the arch's trap handler consults, and fact lists. */
 #include "bm/port.h"
 
+struct bm_alarm *bm_port_alarm;
 volatile int bm_probe_active;
 volatile int bm_probe_faulted;
 

@@ -66,8 +66,8 @@ const struct bm_fault *bm_recover_taken(void)
 
 int bm_fault_take(const struct bm_fault *f)
 {
-	struct bm_alarm *a = board_desc.alarm;
-	if (a && a->disarm)
+	struct bm_alarm *a = bm_port_alarm;
+	if (a)
 		a->disarm(a);
 	if (!rs.armed)
 		return 0;

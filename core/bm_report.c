@@ -161,7 +161,7 @@ static void meta_record(const struct bm_run_info *run)
 	bm_rec_str(&r, "opt", bm_build_info.opt);
 	bm_rec_u64(&r, "samples", run->cfg->samples);
 	bm_rec_u64(&r, "min_batch_cycles", run->cfg->min_batch_cycles);
-	bm_rec_u64(&r, "bench_timeout_ms", board_desc.alarm ? run->cfg->bench_timeout_ms : 0);
+	bm_rec_u64(&r, "bench_timeout_ms", bm_port_alarm ? run->cfg->bench_timeout_ms : 0);
 	bm_rec_u64(&r, "benchmarks", run->n);
 	bm_rec_bool(&r, "hist", 0);
 	bm_rec_u64(&r, "stats_bytes", sizeof(struct bm_stats));

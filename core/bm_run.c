@@ -49,6 +49,8 @@ int bm_run(const struct bm_config *cfg)
 	arch_init();
 	if (board_desc.timer && board_desc.timer->init)
 		board_desc.timer->init(board_desc.timer);
+	struct bm_alarm *alarm = board_desc.alarm;
+	bm_port_alarm = alarm && alarm->arm && alarm->disarm && (!alarm->init || alarm->init(alarm) == 0) ? alarm : 0;
 
 	struct bm_config eff = *cfg; /* with the calibration target this machine needs */
 	struct bm_run_info run = {.cfg = &eff, .ai = arch_get_info()};

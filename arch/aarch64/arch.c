@@ -21,6 +21,8 @@ static volatile uint32_t in_trap;
 
 /* Address of the semihosting HLT, so a board without a debugger halts quietly (semihost.S). */
 extern char arch_semihost_hlt[];
+/* Back to the harness's recovery point from the handler (vectors.S). */
+__attribute__((noreturn)) void arch_recover_el1(void);
 
 
 #define EC_UNKNOWN 0x00
@@ -79,15 +81,37 @@ static void halt_forever(void)
 		__asm__ volatile("wfe");
 }
 
-/* Called from the vectors (vectors.S) with the vector index. Returns the address to resume at. */
-uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far);
-uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far)
+/* The cause in words: the exception class, and for an abort its fault status and direction;
+ * "(taken at EL2)" when a higher EL forwarded it (vectors.S). One fault at a time: static. */
+static char cause_buf[128];
+
+static const char *cause_of(uint64_t kind, unsigned ec, uint64_t esr, uint64_t from_el)
+{
+	static const char *const el_names[4] = {"", "", " (taken at EL2)", " (taken at EL3)"};
+	int sync = (kind & 3) == 0;
+	char *p = bm_append_str(cause_buf, sync ? ec_name(ec) : kind_names[kind & 3]);
+	if (sync && (ec == 0x20 || ec == 0x21 || ec == 0x24 || ec == 0x25)) {
+		p = bm_append_str(p, ", ");
+		p = bm_append_str(p, fault_status((unsigned)esr & 0x3f));
+		if (ec >= 0x24)
+			p = bm_append_str(p, (esr & (1u << 6)) ? " on a write" : " on a read");
+	}
+	bm_append_str(p, el_names[from_el & 3]);
+	return cause_buf;
+}
+
+/* Called from the vectors (vectors.S) with the vector index and the interrupted SP_EL0. Returns
+ * the address to resume at (a probe); continues in the harness (recovery) or ends the run. */
+uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far, uint64_t sp);
+uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far, uint64_t sp)
 {
 	unsigned ec = (unsigned)(esr >> 26) & 0x3f;
 	int sync = (kind & 3) == 0;
+	uint64_t from_el = arch_sysreg_read(tpidrro_el0); /* 2 or 3: forwarded (vectors.S) */
+	arch_sysreg_write(tpidrro_el0, 0);
 
 	/* A probe (BM_PROBE) of a register a hypervisor may hide: skip the 4-byte instruction. */
-	if (sync && ec == EC_UNKNOWN && bm_probe_fault())
+	if (sync && (ec == EC_UNKNOWN || ec == 0x18) && bm_probe_fault())
 		return elr + 4;
 	/* A semihosting call with no debugger attached (a real board): the end record is out,
 	 * nothing more to say. */
@@ -96,16 +120,22 @@ uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far)
 	/* A trap while reporting a trap: the console or exit path is broken; stop here. */
 	if (in_trap == IN_TRAP)
 		halt_forever();
+
+	/* The only interrupt the kit enables is the watchdog's. Aborts and alignment faults have
+	 * a fault address (FAR). */
+	int abort = sync && (ec == 0x20 || ec == 0x21 || ec == 0x24 || ec == 0x25 || ec == 0x22 || ec == 0x26);
+	struct bm_fault f = {
+		.kind = (kind & 3) == 1 ? BM_FAULT_TIMEOUT : BM_FAULT_TRAP,
+		.has_addr = abort,
+		.cause = cause_of(kind, ec, esr, from_el),
+		.code = esr, .pc = elr, .addr = far, .sp = sp,
+	};
+	if (bm_fault_take(&f))
+		arch_recover_el1();
 	in_trap = IN_TRAP;
 
 	bm_out_str("\n*** TRAP: ");
-	bm_out_str(sync ? ec_name(ec) : kind_names[kind & 3]);
-	if (sync && (ec == 0x20 || ec == 0x21 || ec == 0x24 || ec == 0x25)) {
-		bm_out_str(", ");
-		bm_out_str(fault_status((unsigned)esr & 0x3f));
-		if (ec >= 0x24)
-			bm_out_str((esr & (1u << 6)) ? " on a write" : " on a read");
-	}
+	bm_out_str(f.cause);
 	bm_out_str(" (ESR_EL1=0x");
 	bm_out_hex(esr, 8);
 	bm_out_str(" EC=0x");
@@ -276,7 +306,8 @@ void arch_init(void)
 	add_fact("cpu", cpu_buf);
 	add_fact("entry_el", el_names[entry_el]);
 	add_fact("run_el", entry_el == 1 ? "EL1 (as entered)" : "EL1 non-secure (dropped from the entry EL)");
-	add_fact("mmu", mmu_ok ? "on, identity map in 2 MiB blocks: RAM Normal write-back, MMIO Device-nGnRE"
+	add_fact("mmu", mmu_ok ? "on, identity map: RAM Normal write-back, MMIO Device-nGnRE, FLASH read-only, "
+	                         "the page below the stack unmapped (guard)"
 	                       : "off (board memory map not 2 MiB aligned)");
 	add_fact("caches", mmu_ok ? "I+D on (SCTLR_EL1.C/I)" : "off");
 	add_fact("fp_simd", "on (CPACR_EL1.FPEN)");

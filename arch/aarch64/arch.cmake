@@ -15,7 +15,7 @@ set(BM_ARCH_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/mmu.c)
 set(BM_ARCH_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/include)
 set(BM_ARCH_FLAGS -fno-pie -mno-outline-atomics)
-set(BM_ARCH_LINK_FLAGS -static -no-pie -Wl,--build-id=none)
+set(BM_ARCH_LINK_FLAGS -static -no-pie -Wl,--build-id=none -Wl,--no-warn-rwx-segments)
 macro(bm_arch_link_cpu_flags out)
   set(${out} ${BM_CPU_FLAGS})
 endmacro()

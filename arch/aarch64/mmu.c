@@ -1,7 +1,10 @@
 /* AArch64 identity map (see arch/mmu.h): 4 KiB granule, T0SZ = 32 (4 GiB of VA starting at
- * level 1), one level-2 table per GiB, 2 MiB blocks. On real cores the MMU is what makes RAM
- * cacheable (with it off, every data access is Device memory: no caches, and an unaligned
- * access faults), so cycle counts measured without it would say little about the core. */
+ * level 1), one level-2 table per GiB, 2 MiB blocks from the board's memory map, and 4 KiB pages
+ * in the blocks that hold FLASH or the stack guard: FLASH read-only (a stray store, e.g. a stack
+ * frame far below the stack, faults instead of rewriting code), the guard below the stack not
+ * mapped at all. On real cores the MMU is also what makes RAM cacheable (with it off, every data
+ * access is Device memory: no caches, and an unaligned access faults), so cycle counts measured
+ * without it would say little about the core. */
 #include <stdint.h>
 
 #include "arch/arch.h"
@@ -10,7 +13,9 @@
 
 #define BLOCK_SHIFT 21
 #define BLOCK_SIZE (1ull << BLOCK_SHIFT)
+#define PAGE_SIZE 4096ull
 #define VA_LIMIT (1ull << 32)
+#define N_PAGE_TABLES 4
 
 /* MAIR_EL1 attribute indexes. */
 #define ATTR_DEVICE_nGnRE 1
@@ -19,7 +24,9 @@
 
 #define DESC_TABLE 3ull
 #define DESC_BLOCK 1ull
+#define DESC_PAGE 3ull
 #define DESC_ATTR(i) ((uint64_t)(i) << 2)
+#define DESC_RO (1ull << 7)    /* AP[2]: read-only at EL1 */
 #define DESC_SH_INNER (3ull << 8)
 #define DESC_AF (1ull << 10)   /* access flag set: no access-flag faults (no hardware AF on v8.0) */
 #define DESC_PXN (1ull << 53)
@@ -34,21 +41,54 @@
 #define SCTLR_C (1ull << 2)
 #define SCTLR_I (1ull << 12)
 
-/* In .bss: built after bm_crt_start has zeroed it, i.e. from arch_init(). */
-static uint64_t l1_table[512] __attribute__((aligned(4096)));
-static uint64_t l2_tables[4][512] __attribute__((aligned(4096)));
+extern char __flash_origin[], __flash_limit[], __stack_bottom[], __stack_guard_size[];
 
-static uint64_t block_desc(uint64_t addr)
+/* Written before the MMU is on, then read-only (linker/common.ld .ro_after_init): a benchmark
+ * that writes over RAM cannot take the translation tables with it. Every entry is written. */
+#define RO_AFTER_INIT __attribute__((section(".ro_after_init"), aligned(4096)))
+static uint64_t l1_table[512] RO_AFTER_INIT;
+static uint64_t l2_tables[4][512] RO_AFTER_INIT;
+static uint64_t l3_tables[N_PAGE_TABLES][512] RO_AFTER_INIT;
+
+/* The block or page descriptor of `addr` from the board's map (0: not mapped). */
+static uint64_t desc_of(uint64_t addr, uint64_t kind)
 {
 	for (unsigned i = 0; i < board_desc.mem_map_len; i++) {
 		const struct bm_mem_region *r = &board_desc.mem_map[i];
 		if (addr < r->base || addr - r->base >= r->size)
 			continue;
 		if (r->type == BM_MEM_NORMAL)
-			return addr | DESC_BLOCK | DESC_ATTR(ATTR_NORMAL_WB) | DESC_SH_INNER | DESC_AF;
-		return addr | DESC_BLOCK | DESC_ATTR(ATTR_DEVICE_nGnRE) | DESC_AF | DESC_PXN | DESC_UXN;
+			return addr | kind | DESC_ATTR(ATTR_NORMAL_WB) | DESC_SH_INNER | DESC_AF;
+		return addr | kind | DESC_ATTR(ATTR_DEVICE_nGnRE) | DESC_AF | DESC_PXN | DESC_UXN;
 	}
 	return 0; /* invalid: an access here is a translation fault */
+}
+
+/* 4 KiB pages for the 2 MiB block at `base`: FLASH read-only, the stack guard absent. */
+static void fill_pages(uint64_t *t, uint64_t base)
+{
+	uint64_t flash_lo = (uintptr_t)__flash_origin, flash_hi = (uintptr_t)__flash_limit;
+	uint64_t guard_hi = (uintptr_t)__stack_bottom, guard_lo = guard_hi - (uintptr_t)__stack_guard_size;
+	for (unsigned i = 0; i < 512; i++) {
+		uint64_t pa = base + i * PAGE_SIZE;
+		uint64_t d = pa >= guard_lo && pa < guard_hi ? 0 : desc_of(pa, DESC_PAGE);
+		if (d && pa >= flash_lo && pa < flash_hi)
+			d |= DESC_RO;
+		t[i] = d;
+	}
+}
+
+static int block_overlaps(uint64_t base, uint64_t lo, uint64_t hi)
+{
+	return base < hi && base + BLOCK_SIZE > lo;
+}
+
+/* Whether the 2 MiB block at `base` needs pages: it holds FLASH or the stack guard. */
+static int needs_pages(uint64_t base)
+{
+	uint64_t guard_hi = (uintptr_t)__stack_bottom, guard_lo = guard_hi - (uintptr_t)__stack_guard_size;
+	return block_overlaps(base, (uintptr_t)__flash_origin, (uintptr_t)__flash_limit) ||
+	       block_overlaps(base, guard_lo, guard_hi);
 }
 
 int arch_mmu_enable(void)
@@ -61,9 +101,17 @@ int arch_mmu_enable(void)
 		    r->size > VA_LIMIT - r->base)
 			return -1;
 	}
+	unsigned used = 0;
 	for (unsigned g = 0; g < 4; g++) {
-		for (unsigned b = 0; b < 512; b++)
-			l2_tables[g][b] = block_desc(((uint64_t)g << 30) | ((uint64_t)b << BLOCK_SHIFT));
+		for (unsigned b = 0; b < 512; b++) {
+			uint64_t base = ((uint64_t)g << 30) | ((uint64_t)b << BLOCK_SHIFT);
+			if (needs_pages(base) && used < N_PAGE_TABLES) {
+				fill_pages(l3_tables[used], base);
+				l2_tables[g][b] = (uint64_t)(uintptr_t)l3_tables[used++] | DESC_TABLE;
+			} else {
+				l2_tables[g][b] = desc_of(base, DESC_BLOCK);
+			}
+		}
 		l1_table[g] = (uint64_t)(uintptr_t)l2_tables[g] | DESC_TABLE;
 	}
 	/* The tables were written with the MMU (and so the data cache) off: they are in memory,

@@ -10,8 +10,9 @@
 #define CURRENTEL_EL3 (3 << 2)
 
 /* SCR_EL3: NS (EL1 is non-secure: where PMU event counting needs no MDCR_EL3.SPME), RES1 bits
- * 5:4, RW (the next lower EL is AArch64). No SMC/IRQ routing to EL3. */
-#define SCR_EL3_VALUE ((1 << 10) | (3 << 4) | (1 << 0))
+ * 5:4, HCE (HVC is enabled: taken at EL2 where it exists, reported through its forwarding vector,
+ * rather than UNDEFINED), RW (the next lower EL is AArch64). No IRQ/FIQ routing to EL3. */
+#define SCR_EL3_VALUE ((1 << 10) | (1 << 8) | (3 << 4) | (1 << 0))
 /* HCR_EL2: RW only (EL1 is AArch64); no stage 2, no trapping of anything. */
 #define HCR_EL2_VALUE (1 << 31)
 /* CPTR_EL2 (non-VHE): RES1 bits 13:12 and 9:0; TFP (bit 10) = 0 so FP/SIMD is not trapped. */
@@ -38,7 +39,23 @@ _start:
 	b.eq from_el2
 	b at_el1
 
+/* From a higher EL, first of all: EL1's vectors and trap stack, and this EL's forwarding vectors
+ * (vectors.S), so that a fault from here on is reported by the EL1 handler. Clobbers x1. */
+.macro early_vectors el
+	adrp x1, arch_vectors
+	add x1, x1, :lo12:arch_vectors
+	msr vbar_el1, x1
+	adrp x1, __trap_stack_top
+	add x1, x1, :lo12:__trap_stack_top
+	msr sp_el1, x1
+	adrp x1, arch_vectors_el\el
+	add x1, x1, :lo12:arch_vectors_el\el
+	msr vbar_el\el, x1
+	isb
+.endm
+
 from_el3:
+	early_vectors 3
 	mov x1, #SCR_EL3_VALUE
 	msr scr_el3, x1
 	msr cptr_el3, xzr       /* FP/SIMD, trace, CPACR accesses: not trapped to EL3 */
@@ -57,6 +74,7 @@ from_el3:
 	eret
 
 from_el2:
+	early_vectors 2
 	bl setup_el2
 	ldr x1, =SCTLR_EL1_VALUE
 	msr sctlr_el1, x1
@@ -69,6 +87,7 @@ from_el2:
 at_el1:
 	lsr x19, x19, #2
 	msr tpidr_el1, x19      /* entry EL (1..3), read by arch_init() */
+	msr tpidrro_el0, xzr    /* set by the EL2/EL3 forwarding vectors only */
 	/* FP/SIMD on before any C: GCC uses q registers for copies and zeroing even in integer code. */
 	mov x1, #(3 << 20)      /* CPACR_EL1.FPEN = 0b11 */
 	msr cpacr_el1, x1
@@ -99,6 +118,9 @@ arch_park:
  * CNTVCT == CNTPCT, all PMU event counters given to EL1 (MDCR_EL2.HPMN = PMCR_EL0.N; TPM and
  * TPMCR clear), and the real MIDR/MPIDR visible at EL1. Callable from EL3 or EL2; clobbers x1, x2. */
 setup_el2:
+	adrp x1, arch_vectors_el2
+	add x1, x1, :lo12:arch_vectors_el2
+	msr vbar_el2, x1
 	mov x1, #HCR_EL2_VALUE
 	msr hcr_el2, x1
 	mov x1, #CPTR_EL2_VALUE

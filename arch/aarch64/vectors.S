@@ -1,7 +1,13 @@
-/* AArch64 EL1 exception vectors: 16 entries of 0x80 bytes (4 sources x sync/IRQ/FIQ/SError).
- * Every entry saves the caller-saved registers on the trap stack (SP_EL1, see start.S) and calls
- * arch_trap(kind, esr, elr, far), which either ends the run (it never returns) or, while probing
- * an optional register, returns the address to resume at. kind = vector index 0..15. */
+/* AArch64 exception vectors.
+ * - EL1 (arch_vectors): 16 entries of 0x80 bytes (4 sources x sync/IRQ/FIQ/SError). Every entry
+ *   saves the caller-saved registers on the trap stack (SP_EL1, see start.S) and calls
+ *   arch_trap(kind, esr, elr, far, sp_el0), which continues in the harness (trap recovery, through
+ *   arch_recover_el1 below), ends the run, or, while probing an optional register, returns the
+ *   address to resume at. kind = vector index 0..15.
+ * - EL2 and EL3 (arch_vectors_el2/_el3): installed before the drop to EL1, so that a fault in the
+ *   drop itself, or anything the kit does that traps to a higher EL (an SMC, an HVC, a trapped
+ *   register), is reported like any other: the exception is forwarded to the EL1 handler with its
+ *   syndrome, return address and fault address, and TPIDRRO_EL0 saying where it was taken. */
 #define FRAME (22 * 8)
 
 .macro ventry kind
@@ -47,6 +53,7 @@ arch_exception_common:
 	mrs x1, esr_el1
 	mrs x2, elr_el1
 	mrs x3, far_el1
+	mrs x4, sp_el0
 	bl arch_trap
 	msr elr_el1, x0
 	ldp x0, x1, [sp, #0]
@@ -62,3 +69,58 @@ arch_exception_common:
 	ldr x30, [sp, #160]
 	add sp, sp, #FRAME
 	eret
+
+/* Leaves the exception for the harness's recovery point: SP_EL1 back at the trap stack's top, then
+ * an eret to EL1t (SP_EL0; D, A, I, F masked) at a trampoline that calls bm_recover() on a small
+ * stack at the trap stack's far end (bm_recover restores the harness's own sp at once). */
+	.globl arch_recover_el1
+arch_recover_el1:
+	adrp x0, __trap_stack_bottom
+	add x0, x0, :lo12:__trap_stack_bottom
+	add x0, x0, #1024
+	msr sp_el0, x0
+	adr x0, 1f
+	msr elr_el1, x0
+	mov x0, #0x3c4
+	msr spsr_el1, x0
+	adrp x0, __trap_stack_top
+	add x0, x0, :lo12:__trap_stack_top
+	mov sp, x0
+	eret
+1:	bl bm_recover
+
+/* Forwarding vectors of EL2 and EL3: every entry hands the exception to EL1's synchronous vector
+ * (current EL with SP_EL0; the EL1 handler switches to its own stack), with x0 kept in the EL's
+ * TPIDR so that a resumed probe finds its registers as it left them. */
+.macro forward el
+	msr tpidr_el\el, x0
+	mrs x0, esr_el\el
+	msr esr_el1, x0
+	mrs x0, elr_el\el
+	msr elr_el1, x0
+	mrs x0, spsr_el\el
+	msr spsr_el1, x0
+	mrs x0, far_el\el
+	msr far_el1, x0
+	mov x0, #\el
+	msr tpidrro_el0, x0
+	mrs x0, vbar_el1
+	msr elr_el\el, x0
+	mov x0, #0x3c5
+	msr spsr_el\el, x0
+	mrs x0, tpidr_el\el
+	eret
+.endm
+
+.macro fwd_table el
+	.balign 2048
+	.globl arch_vectors_el\el
+arch_vectors_el\el:
+	.rept 16
+	.balign 0x80
+	forward \el
+	.endr
+.endm
+
+	fwd_table 2
+	fwd_table 3

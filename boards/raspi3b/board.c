@@ -11,6 +11,7 @@
  * Only what the kit uses is mapped: 32 MiB of RAM as Normal memory, the two MMIO windows as
  * Device. On the board, config.txt must give the PL011 to GPIO 14/15 (README.md). */
 #include "arch/devices.h"
+#include "arm_vtimer_alarm.h"
 #include "bcm2835_systimer.h"
 #include "uart_pl011.h"
 
@@ -26,6 +27,11 @@ static struct pl011 uart0 = {
 };
 static struct bcm2835_systimer systimer = {
 	.timer = BCM2835_SYSTIMER("bcm2835-systimer@0x3f003000"), .base = BCM_PERIPH_BASE + 0x3000u,
+};
+
+/* The watchdog: the virtual timer's interrupt, routed to core 0 by the BCM2836 local controller. */
+static struct arm_vtimer_alarm alarm = {
+	.alarm = ARM_VTIMER_ALARM("cntv + bcm2836 local irq"), .intc = ARM_VTIMER_BCM2836, .base = BCM_LOCAL_BASE,
 };
 
 static const struct bm_mem_region mem_map[] = {
@@ -65,6 +71,7 @@ const struct bm_board board_desc = {
 	.name = BM_BOARD_NAME,
 	.console = &uart0.con,
 	.timer = &systimer.timer,
+	.alarm = &alarm.alarm,
 	.exit = &arch_semihosting,
 	.init = raspi_uart_pins,
 	.mem_map = mem_map,

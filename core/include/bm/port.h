@@ -145,6 +145,9 @@ struct bm_exit {
 struct bm_alarm {
 	/** For the meta record, e.g. "clint-mtimecmp". */
 	const char *name;
+	/** Optional: set it up once; nonzero when it cannot work here (the run then has no watchdog,
+	 *  and the meta record says bench_timeout_ms 0). Called by core after arch_init. */
+	int (*init)(struct bm_alarm *a);
 	/** Interrupt `ms` milliseconds from now (and enable what delivers it to the arch's handler). */
 	void (*arm)(struct bm_alarm *a, uint32_t ms);
 	/** Cancel it; idempotent. Called by core after the teardown and when the alarm fired. */
@@ -270,6 +273,9 @@ static inline void bm_port_putc(char c)
 	if (con && con->putc)
 		con->putc(con, c);
 }
+
+/* The watchdog's alarm when the board has one that works (core sets it after the alarm's init). */
+extern struct bm_alarm *bm_port_alarm;
 
 static inline const struct bm_timer *bm_port_timer(void)
 {
