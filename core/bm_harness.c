@@ -163,19 +163,27 @@ static void fail(struct bm_bench_result *res, enum bm_status status, const char 
 	res->phase = bm_recover_current_phase();
 }
 
-/* The measuring itself: setup, calibration, warm-up, verify, samples, verify, report, teardown.
- * Runs under bm_run_one's recovery point and watchdog. */
-static void measure(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
-                    const struct bm_clock *clk, struct bm_stats *st, struct bm_bench_result *res)
+/* The kit's statistics state is still guarded (two words: cheap enough for every sample). */
+static int kit_words_intact(const struct bm_kit_state *kit)
 {
+	return kit->head == BM_KIT_GUARD && kit->tail == BM_KIT_GUARD;
+}
+
+/* The measuring itself: setup, calibration, warm-up, verify, samples, verify, report, teardown.
+ * Runs under bm_run_one's recovery point and watchdog. Returns -1 as soon as the benchmark is
+ * seen to have written over the kit's state (nothing computed from it may be used), else 0. */
+static int measure(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
+                   const struct bm_clock *clk, struct bm_kit_state *kit, struct bm_bench_result *res)
+{
+	struct bm_stats *st = &kit->stats;
 	bm_recover_phase("setup");
 	if (!b->verify) {
 		fail(res, BM_ST_FAIL, "no verify step");
-		return;
+		return 0;
 	}
 	if (b->setup && b->setup() != 0) {
 		fail(res, BM_ST_FAIL, "setup failed");
-		return;
+		return 0;
 	}
 	bm_scratch_seal();
 
@@ -231,6 +239,8 @@ static void measure(const struct bm_bench *b, const struct bm_config *cfg, const
 	for (uint32_t s = 0; s < cfg->samples; s++) {
 		uint64_t ins;
 		uint64_t c = run_batch(b, iters, oh, &ins, &res->below_overhead);
+		if (!kit_words_intact(kit))
+			return -1;
 		bm_stats_add(st, c);
 		bm_u128_add(&instret_sum, bm_u128_from64(ins));
 	}
@@ -240,6 +250,8 @@ static void measure(const struct bm_bench *b, const struct bm_config *cfg, const
 		fail(res, BM_ST_FAIL, "verify failed (after the timed samples)");
 		goto out;
 	}
+	if (!bm_guard_kit_intact(kit))
+		return -1;
 
 	bm_stats_report(st, iters, &res->rep);
 	/* The median batch as measured, overhead included (raw is undivided; the report's value
@@ -261,16 +273,16 @@ out:
 	bm_recover_phase("teardown");
 	if (b->teardown)
 		b->teardown();
+	return 0;
 }
 
 int bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
                const struct bm_clock *clk, struct bm_kit_state *kit, struct bm_bench_result *res)
 {
-	struct bm_stats *st = &kit->stats;
 	*res = (struct bm_bench_result){0};
 	res->ok = 1;
 	bm_recover_set((void *)b, res, kit);
-	bm_stats_init(st);
+	bm_stats_init(&kit->stats);
 	bm_scratch_reset();
 	bm_guard_stack_paint();
 	bm_recover_phase("setup");
@@ -298,10 +310,12 @@ int bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const stru
 		if (alarm && ms)
 			alarm->arm(alarm, ms);
 		bm_recover_arm();
-		measure(b, cfg, oh, clk, st, res);
+		int intact = measure(b, cfg, oh, clk, kit, res) == 0;
 		bm_recover_disarm();
 		if (alarm && ms)
 			alarm->disarm(alarm);
+		if (!intact)
+			return -1;
 	}
 
 	/* The kit's own state first: if the benchmark wrote over it, no check below can be trusted. */

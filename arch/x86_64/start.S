@@ -1,10 +1,14 @@
 /* x86_64 entry from QEMU -kernel through a PVH ELF note (QEMU refuses 64-bit multiboot ELFs):
- * 32-bit protected mode, paging off. Identity-map 4 GiB with 2 MiB pages, enable SSE, enter
- * long mode, install the IDT, then hand over to core's C start (bm_crt_start). */
+ * 32-bit protected mode, paging off. Identity-map 4 GiB (2 MiB pages, and 4 KiB pages in the
+ * 2 MiB around the stack guard: the guard page not present, FLASH read-only with CR0.WP so that
+ * a stray store faults), enable SSE, enter long mode, load a GDT with a TSS whose IST1 is the
+ * trap stack (every exception runs there, so a stack overflow can still be reported), install
+ * the IDT, then hand over to core's C start (bm_crt_start). */
 
 #define CR0_MP (1 << 1)
 #define CR0_EM (1 << 2)
 #define CR0_PG (1 << 31)
+#define CR0_WP (1 << 16)
 #define CR4_PAE (1 << 5)
 #define CR4_OSFXSR (1 << 9)
 #define CR4_OSXMMEXCPT (1 << 10)
@@ -17,6 +21,8 @@
 #define PTE_PS 0x80
 #define CODE64_SEL 0x08
 #define DATA_SEL 0x10
+#define TSS_SEL 0x18
+#define TABLE_PAGES 9 /* PML4, PDPT, 4 PDs, a PT, the IDT, the GDT and TSS */
 
 /* XEN_ELFNOTE_PHYS32_ENTRY (type 18, name "Xen"): QEMU starts here in 32-bit mode. QEMU reads
  * the descriptor as a pointer-sized value after the name aligned to the segment's p_align, so
@@ -37,10 +43,10 @@ _start:
 	cld
 	movl $__stack_top, %esp
 
-	/* Zero the six table pages (PML4, PDPT, four PDs): the section is NOLOAD. */
+	/* Zero the table pages: the section is NOLOAD. */
 	movl $arch_x86_pml4, %edi
 	xorl %eax, %eax
-	movl $(6 * 4096 / 4), %ecx
+	movl $(TABLE_PAGES * 4096 / 4), %ecx
 	rep stosl
 
 	/* 2048 PD entries of 2 MiB cover 4 GiB. 3-4 GiB is the PCI/MMIO hole (HPET at 0xfed00000,
@@ -57,6 +63,54 @@ _start:
 	incl %ecx
 	cmpl $2048, %ecx
 	jb 1b
+
+	/* The 2 MiB that hold the stack guard get 4 KiB pages (arch_x86_pt): the guard absent,
+	 * FLASH read-only, the rest as before. 2 MiB pages wholly inside FLASH go read-only. */
+	movl $arch_x86_pt, %edi
+	movl $__stack_bottom, %ebx
+	subl $__stack_guard_size, %ebx      /* ebx = guard_lo */
+	movl %ebx, %edx
+	andl $~0x1fffff, %edx               /* edx = the guard's 2 MiB block */
+	xorl %ecx, %ecx
+6:	movl %ecx, %eax
+	shll $12, %eax
+	addl %edx, %eax                     /* eax = this page's address */
+	cmpl %ebx, %eax
+	jb 7f
+	cmpl $__stack_bottom, %eax
+	jae 7f
+	movl $0, (%edi, %ecx, 8)            /* the guard: not present */
+	jmp 9f
+7:	cmpl $__flash_origin, %eax
+	jb 8f
+	cmpl $__flash_limit, %eax
+	jae 8f
+	orl $PTE_P, %eax                    /* FLASH: read-only */
+	movl %eax, (%edi, %ecx, 8)
+	jmp 9f
+8:	orl $(PTE_P | PTE_RW), %eax
+	movl %eax, (%edi, %ecx, 8)
+9:	incl %ecx
+	cmpl $512, %ecx
+	jb 6b
+	shrl $21, %edx
+	movl $(arch_x86_pt + PTE_P + PTE_RW), %eax
+	movl %eax, arch_x86_pd(, %edx, 8)
+	/* 2 MiB pages below the guard's block that FLASH covers whole: read-only. */
+	movl $__flash_origin, %eax
+	shrl $21, %eax
+10:	cmpl %edx, %eax
+	jae 11f
+	andl $~PTE_RW, arch_x86_pd(, %eax, 8)
+	incl %eax
+	jmp 10b
+11:
+	/* The GDT, written here (ltr marks the TSS busy in it, so it cannot be read-only):
+	 * null, 64-bit ring-0 code (L=1), ring-0 data, then the TSS (filled in long mode). */
+	movl $0x0000ffff, arch_x86_gdt + 8
+	movl $0x00af9a00, arch_x86_gdt + 12
+	movl $0x0000ffff, arch_x86_gdt + 16
+	movl $0x00cf9200, arch_x86_gdt + 20
 
 	/* PDPT[0..3] -> the four PDs; PML4[0] -> PDPT. */
 	movl $arch_x86_pdpt, %edi
@@ -82,7 +136,7 @@ _start:
 	wrmsr
 	movl %cr0, %eax
 	andl $~CR0_EM, %eax
-	orl $(CR0_PG | CR0_MP), %eax
+	orl $(CR0_PG | CR0_MP | CR0_WP), %eax
 	movl %eax, %cr0
 	lgdt arch_x86_gdt_ptr
 	ljmp $CODE64_SEL, $long_mode
@@ -98,12 +152,43 @@ long_mode:
 	leaq __stack_top(%rip), %rsp
 	fninit
 
-	/* IDT: one 16-byte interrupt gate per exception vector 0-31, pointing at its stub. The
-	 * table lives in a NOLOAD section outside .bss, so bm_crt_start's zeroing spares it. */
+	/* TSS: IST1 = the trap stack's top. Its 16-byte descriptor: limit 0x67, type 0x89
+	 * (available 64-bit TSS, present), base split over the two quadwords. */
+	leaq arch_x86_tss(%rip), %rdi
+	leaq __trap_stack_top(%rip), %rax
+	movq %rax, 0x24(%rdi)
+	movw $0x68, 0x66(%rdi)              /* I/O map base past the limit: no I/O bitmap */
+	movq %rdi, %rax
+	movq %rax, %rdx
+	shlq $16, %rdx
+	movabsq $0xffffff0000, %r8
+	andq %r8, %rdx                      /* base 23:0 -> bits 39:16 */
+	movq %rax, %r8
+	shrq $24, %r8
+	andq $0xff, %r8
+	shlq $56, %r8                       /* base 31:24 -> bits 63:56 */
+	orq %r8, %rdx
+	movabsq $0x0000890000000067, %r8
+	orq %r8, %rdx
+	leaq arch_x86_gdt(%rip), %r9
+	movq %rdx, TSS_SEL(%r9)
+	shrq $32, %rax
+	movq %rax, TSS_SEL + 8(%r9)          /* base 63:32 */
+	movw $TSS_SEL, %ax
+	ltr %ax
+
+	/* IDT: a 16-byte interrupt gate with IST1 for each of vectors 0-31 (exceptions), 32 (the
+	 * watchdog's LAPIC timer) and 255 (the LAPIC's spurious vector). The table lives in a
+	 * NOLOAD section outside .bss, so bm_crt_start's zeroing spares it. */
 	leaq arch_x86_idt(%rip), %rdi
 	leaq arch_x86_stubs(%rip), %rsi
 	xorl %ecx, %ecx
 4:	movq (%rsi, %rcx, 8), %rax
+	movl %ecx, %r10d
+	cmpl $33, %ecx
+	jb 12f
+	movl $255, %r10d                    /* the last stub is vector 255's */
+12:
 	movq %rax, %rdx
 	andl $0xffff, %edx            /* offset 15:0 */
 	orl $(CODE64_SEL << 16), %edx /* selector */
@@ -112,15 +197,15 @@ long_mode:
 	andq $0xffff, %r8
 	shlq $48, %r8                 /* offset 31:16 */
 	orq %r8, %rdx
-	movabsq $0x00008e0000000000, %r8 /* present, DPL 0, 64-bit interrupt gate, IST 0 */
+	movabsq $0x00008e0100000000, %r8 /* present, DPL 0, 64-bit interrupt gate, IST 1 */
 	orq %r8, %rdx
-	movq %rcx, %r9
+	movq %r10, %r9
 	shlq $4, %r9
 	movq %rdx, (%rdi, %r9)
 	shrq $32, %rax                /* offset 63:32, then a reserved dword */
 	movq %rax, 8(%rdi, %r9)
 	incl %ecx
-	cmpl $32, %ecx
+	cmpl $34, %ecx
 	jb 4b
 	lidt arch_x86_idt_ptr(%rip)
 
@@ -131,7 +216,9 @@ long_mode:
 	jmp 5b
 
 /* Exception stubs: make every frame look the same (vector, error code or 0, then what the
- * CPU pushed: rip, cs, rflags, rsp, ss) and call arch_x86_trap(frame), which never returns. */
+ * CPU pushed: rip, cs, rflags, rsp, ss) and call arch_x86_trap(frame), which never returns (it
+ * continues in the harness, or ends the run). Vector 255, the LAPIC's spurious interrupt, needs
+ * nothing (no end-of-interrupt either): it returns at once. */
 	.section .text.trap, "ax", @progbits
 #define STUB_NOERR(n) .balign 16; stub_##n: pushq $0; pushq $n; jmp trap_common
 #define STUB_ERR(n) .balign 16; stub_##n: pushq $n; jmp trap_common
@@ -143,6 +230,10 @@ STUB_NOERR(16); STUB_ERR(17); STUB_NOERR(18); STUB_NOERR(19)
 STUB_NOERR(20); STUB_ERR(21); STUB_NOERR(22); STUB_NOERR(23)
 STUB_NOERR(24); STUB_NOERR(25); STUB_NOERR(26); STUB_NOERR(27)
 STUB_NOERR(28); STUB_ERR(29); STUB_ERR(30); STUB_NOERR(31)
+STUB_NOERR(32)
+	.balign 16
+stub_spurious:
+	iretq
 
 trap_common:
 	movq %rsp, %rdi
@@ -159,35 +250,35 @@ arch_x86_stubs:
 	.quad stub_8, stub_9, stub_10, stub_11, stub_12, stub_13, stub_14, stub_15
 	.quad stub_16, stub_17, stub_18, stub_19, stub_20, stub_21, stub_22, stub_23
 	.quad stub_24, stub_25, stub_26, stub_27, stub_28, stub_29, stub_30, stub_31
+	.quad stub_32, stub_spurious
 
-/* Flat 64-bit GDT: null, 64-bit ring-0 code (L=1), ring-0 data. */
-	.balign 16
-arch_x86_gdt:
-	.quad 0
-	.quad 0x00af9a000000ffff
-	.quad 0x00cf92000000ffff
-arch_x86_gdt_end:
 	.balign 8
 	.word 0
 arch_x86_gdt_ptr:
-	.word arch_x86_gdt_end - arch_x86_gdt - 1
+	.word 5 * 8 - 1
 	.quad arch_x86_gdt
 	.balign 8
 	.word 0
 arch_x86_idt_ptr:
-	.word 32 * 16 - 1
+	.word 256 * 16 - 1
 	.quad arch_x86_idt
 
 /* Page tables and IDT: written here before .bss is zeroed, so they live in their own NOLOAD
  * section (boards/qemu-x86_64/memory.ld places .x86tables outside .bss). */
 	.section .x86tables, "aw", @nobits
 	.balign 4096
-	.globl arch_x86_pml4, arch_x86_pdpt, arch_x86_pd, arch_x86_idt
+	.globl arch_x86_pml4, arch_x86_pdpt, arch_x86_pd, arch_x86_pt, arch_x86_idt
 arch_x86_pml4:
 	.skip 4096
 arch_x86_pdpt:
 	.skip 4096
 arch_x86_pd:
 	.skip 4 * 4096
+arch_x86_pt:
+	.skip 4096
 arch_x86_idt:
-	.skip 32 * 16
+	.skip 256 * 16
+arch_x86_gdt:
+	.skip 64
+arch_x86_tss:
+	.skip 4096 - 64

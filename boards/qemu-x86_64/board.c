@@ -21,5 +21,6 @@ const struct bm_board board_desc = {
 	.name = BM_BOARD_NAME,
 	.console = &com1.con,
 	.timer = &hpet.timer,
+	.alarm = &arch_lapic_alarm,
 	.exit = &debug_exit.dev,
 };

@@ -12,3 +12,4 @@ set(BM_EXIT_MAP isa-debug-exit)
 set(BM_QEMU_VARIANTS qemu64)
 set(BM_QEMU_qemu64 qemu-system-x86_64 -machine pc -cpu qemu64 -m 128M -display none
     -serial stdio -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 -kernel @ELF@)
+set(BM_TEST_BAD_ADDRESS 0x100000000) # above the 4 GiB identity map: not present
