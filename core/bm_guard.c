@@ -23,7 +23,7 @@ __attribute__((noinline)) void bm_guard_stack_paint(void)
 {
 	struct bm_stack s;
 	bm_rt_stack(&s);
-	if (s.lo == s.hi)
+	if (s.lo == s.hi || !s.painted)
 		return;
 	uintptr_t top = ((uintptr_t)__builtin_frame_address(0) - STACK_MARGIN) & ~(uintptr_t)(sizeof(word) - 1);
 	word w = paint_word(&s);
@@ -36,7 +36,7 @@ size_t bm_guard_stack_check(int *band_touched)
 	struct bm_stack s;
 	bm_rt_stack(&s);
 	*band_touched = 0;
-	if (s.lo == s.hi)
+	if (s.lo == s.hi || !s.painted)
 		return 0;
 	word w = paint_word(&s);
 	const volatile word *p = (const volatile word *)s.lo;

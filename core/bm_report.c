@@ -352,11 +352,14 @@ void bm_report_bench_end(const struct bm_run_info *run, const struct bm_bench *b
 
 /* The main stack's high-water mark over the run: bytes below the top that no longer hold the
  * start-up's paint (a byte rewritten with the paint value can only make it under-count by a
- * few). 0 with *size 0 when the runtime does not know its stack (hosted). */
+ * few). 0 with *size 0 when the runtime does not paint its stack (hosted). */
 static size_t stack_used(size_t *size)
 {
 	struct bm_stack s;
 	bm_rt_stack(&s);
+	*size = 0;
+	if (!s.painted || s.lo == s.hi)
+		return 0;
 	*size = s.hi - s.lo;
 	const volatile uint8_t *p = (const volatile uint8_t *)s.lo;
 	while ((uintptr_t)p < s.hi && *p == s.paint)

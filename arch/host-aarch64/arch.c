@@ -21,6 +21,11 @@ uint64_t arch_host_signal_pc(void *ucontext)
 	return (uint64_t)((ucontext_t *)ucontext)->uc_mcontext.pc;
 }
 
+uint64_t arch_host_signal_sp(void *ucontext)
+{
+	return (uint64_t)((ucontext_t *)ucontext)->uc_mcontext.sp;
+}
+
 void arch_init(void)
 {
 	bm_fmt_u64(cntfrq_buf, arch_sysreg_read(cntfrq_el0));

@@ -20,6 +20,11 @@ uint64_t arch_host_signal_pc(void *ucontext)
 	return (uint64_t)((ucontext_t *)ucontext)->uc_mcontext.gregs[REG_RIP];
 }
 
+uint64_t arch_host_signal_sp(void *ucontext)
+{
+	return (uint64_t)((ucontext_t *)ucontext)->uc_mcontext.gregs[REG_RSP];
+}
+
 /* Runs once per bm_run (host-linux --repetitions runs it again): probing is idempotent. */
 void arch_init(void)
 {

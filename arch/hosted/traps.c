@@ -1,29 +1,51 @@
-/* Traps of a hosted arch (a Linux process): fatal signals are the exceptions, reported like a
- * bare-metal trap (cause in words, pc, faulting address) and ending the run with status 3.
- * Shared by arch/host-x86_64 and arch/host-aarch64, which supply arch_host_signal_pc(). */
+/* Traps of a hosted arch (a Linux process): fatal signals are the exceptions, and SIGALRM is the
+ * watchdog's interrupt. Each is handed to core like a bare-metal fault: recovered when a benchmark
+ * runs (the handler jumps back to the harness), else reported (cause in words, pc, faulting
+ * address) with the run ended with status 3. Shared by arch/host-x86_64 and arch/host-aarch64,
+ * which supply arch_host_signal_pc(). */
 #include <signal.h>
 #include <string.h>
+#include <sys/time.h>
 
 #include "arch/hosted.h"
 #include "bm/out.h"
 #include "bm/port.h"
 
-/* Only async-signal-safe work here: the console's own buffer, formatting (pure code), and the
- * board's exit, which flushes with write(2) and calls _exit. */
-static void on_fatal_signal(int sig, siginfo_t *si, void *ctx)
+static const char *signal_name(int sig)
 {
-	const char *what = sig == SIGILL    ? "illegal instruction (SIGILL)"
-	                   : sig == SIGSEGV ? "segmentation fault (SIGSEGV)"
-	                   : sig == SIGBUS  ? "bus error (SIGBUS)"
-	                   : sig == SIGFPE  ? "arithmetic exception (SIGFPE)"
-	                   : sig == SIGTRAP ? "trace/breakpoint trap (SIGTRAP)"
-	                                    : "fatal signal";
+	return sig == SIGILL    ? "illegal instruction (SIGILL)"
+	       : sig == SIGSEGV ? "segmentation fault (SIGSEGV)"
+	       : sig == SIGBUS  ? "bus error (SIGBUS)"
+	       : sig == SIGFPE  ? "arithmetic exception (SIGFPE)"
+	       : sig == SIGTRAP ? "trace/breakpoint trap (SIGTRAP)"
+	       : sig == SIGALRM ? "watchdog (SIGALRM)"
+	                        : "fatal signal";
+}
+
+/* Only async-signal-safe work until the jump or the exit: the console's own buffer, formatting
+ * (pure code), setitimer, and the board's exit, which flushes with write(2) and calls _exit.
+ * SA_NODEFER (below) keeps the signal unblocked after the jump back to the harness. */
+static void on_signal(int sig, siginfo_t *si, void *ctx)
+{
+	struct bm_fault f = {
+		.kind = sig == SIGALRM ? BM_FAULT_TIMEOUT : BM_FAULT_TRAP,
+		.has_addr = sig == SIGSEGV || sig == SIGBUS,
+		.cause = signal_name(sig),
+		.code = (uint64_t)sig,
+		.pc = arch_host_signal_pc(ctx),
+		.addr = (uint64_t)(uintptr_t)si->si_addr,
+		.sp = arch_host_signal_sp(ctx),
+	};
+	if (bm_fault_take(&f))
+		bm_recover();
+	if (sig == SIGALRM)
+		return; /* an alarm outside any benchmark: nothing to end */
 	bm_out_str("\n*** TRAP: ");
-	bm_out_str(what);
+	bm_out_str(f.cause);
 	bm_out_str(" at 0x");
-	bm_out_hex(arch_host_signal_pc(ctx), 16);
+	bm_out_hex(f.pc, 16);
 	bm_out_str(" (si_addr 0x");
-	bm_out_hex((uint64_t)(uintptr_t)si->si_addr, 16);
+	bm_out_hex(f.addr, 16);
 	bm_out_str(")\n*** the run is aborted (exit status 3)\n");
 	bm_board_exit(BM_EXIT_TRAP);
 }
@@ -36,10 +58,32 @@ void arch_host_install_traps(void)
 	sigaltstack(&ss, 0);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_fatal_signal;
-	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
-	const int sigs[] = {SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP};
+	const int sigs[] = {SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP, SIGALRM};
 	for (unsigned i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 		sigaction(sigs[i], &sa, 0);
 }
+
+/* ---- the watchdog: a one-shot ITIMER_REAL, whose SIGALRM the handler above takes ---- */
+
+static void itimer(uint32_t ms)
+{
+	struct itimerval v = {{0, 0}, {(time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000}};
+	setitimer(ITIMER_REAL, &v, 0);
+}
+
+static void alarm_arm(struct bm_alarm *a, uint32_t ms)
+{
+	(void)a;
+	itimer(ms ? ms : 1);
+}
+
+static void alarm_disarm(struct bm_alarm *a)
+{
+	(void)a;
+	itimer(0);
+}
+
+struct bm_alarm arch_host_alarm = {.name = "setitimer(ITIMER_REAL) -> SIGALRM", .arm = alarm_arm, .disarm = alarm_disarm};

@@ -2,9 +2,13 @@
  * it with write(2)), CLOCK_MONOTONIC_RAW as the timer, exit(2) as the exit device, facts about
  * the OS, and per-benchmark OS accounting as the bench hooks (perf.c). */
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "arch/hosted.h"
 #include "host.h"
 
 static char out_buf[1 << 16];
@@ -65,10 +69,38 @@ void host_add_fact(const char *key, const char *value)
 	bm_kv_add(facts, sizeof facts / sizeof facts[0], key, value);
 }
 
-/* A process's stack is the kernel's: no paint, no high-water mark. */
+/* A process's stack is the kernel's: it grows on demand down to RLIMIT_STACK below its top, with
+ * an unmapped gap below that (stack_guard_gap, 1 MiB by default). Known once, at the first call
+ * (from main's thread), so a fault there is told apart as a stack overflow; not painted (paint
+ * would commit the whole limit), so there is no high-water mark. Unknown (lo == hi) when the limit
+ * is unlimited or /proc is not there. */
 void bm_rt_stack(struct bm_stack *s)
 {
-	s->lo = s->hi = s->guard = 0;
+	static uintptr_t lo, hi;
+	static int known;
+	if (!known) {
+		known = 1;
+		struct rlimit rl;
+		FILE *f = fopen("/proc/self/maps", "r");
+		char line[256];
+		while (f && fgets(line, sizeof line, f))
+			if (strstr(line, "[stack]")) {
+				unsigned long a, b;
+				if (sscanf(line, "%lx-%lx", &a, &b) == 2)
+					hi = b;
+				break;
+			}
+		if (f)
+			fclose(f);
+		if (hi && getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < hi)
+			lo = hi - rl.rlim_cur;
+		else
+			hi = 0;
+	}
+	s->lo = lo;
+	s->hi = lo ? hi : 0;
+	s->guard = lo ? 1u << 20 : 0;
+	s->painted = 0;
 	s->paint = 0;
 }
 
@@ -76,6 +108,7 @@ const struct bm_board board_desc = {
 	.name = BM_BOARD_NAME,
 	.console = &console,
 	.timer = &clock_raw,
+	.alarm = &arch_host_alarm,
 	.exit = &exit_dev,
 	.bench_begin = host_bench_begin,
 	.bench_end = host_bench_end,

@@ -8,3 +8,5 @@ set(BM_BOARD_SOURCES board.c cli.c perf.c main.c)
 set(BM_BOARD_LIBS m)
 # The runner starts the program itself and takes its exit status as the guest's.
 set(BM_QEMU @ELF@)
+# The fault test's bad address: page 0 is never mapped in a Linux process.
+set(BM_TEST_BAD_ADDRESS 0x10)

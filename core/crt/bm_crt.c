@@ -19,6 +19,7 @@ void bm_rt_stack(struct bm_stack *s)
 	s->lo = (uintptr_t)__stack_bottom;
 	s->hi = (uintptr_t)__stack_top;
 	s->guard = (uintptr_t)__stack_guard_size; /* an absolute symbol: its address is its value */
+	s->painted = 1;
 	s->paint = STACK_PAINT;
 }
 

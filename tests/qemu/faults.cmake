@@ -1,6 +1,7 @@
 # ctest qemu.<board>.faults: boots the kit's image and the fault-injection image, requires each
 # injected fault to be reported with its kind (bm run --expect), and every other benchmark of the
-# fault image to report exactly the figures it has in the kit's image (same-figures).
+# fault image to report exactly the figures it has in the kit's image (same-figures; when SAME is
+# given: deterministic boards).
 # -DRUNNER=<runner;args> -DKIT=<cmd> -DFAULTS=<cmd> -DEXPECT=<--expect;n=s;...> -DWORK=<dir> -DSAME=<script>
 file(MAKE_DIRECTORY ${WORK})
 execute_process(COMMAND ${RUNNER} --quiet --check --save ${WORK}/kit.log -- ${KIT} RESULT_VARIABLE rc)
@@ -16,7 +17,11 @@ message("${rows}")
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the fault image's faults were not reported as expected (status ${rc})")
 endif()
-execute_process(COMMAND ${SAME} ${WORK}/kit.log ${WORK}/faults.log RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "the fault image's good benchmarks differ from the kit's")
+# Deterministic boards only: a hosted run's figures differ run to run anyway (bm run already
+# required every benchmark not expected to fail to be ok).
+if(SAME)
+  execute_process(COMMAND ${SAME} ${WORK}/kit.log ${WORK}/faults.log RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the fault image's good benchmarks differ from the kit's")
+  endif()
 endif()

@@ -129,26 +129,20 @@ static u128 round_div(u128 a, u128 d)
 int ref_depth(const struct bm_stats *s, uint64_t v)
 {
 	int e = v ? 63 - __builtin_clzll(v) : 0;
-	return s->e_top == 0xff ? 0 : (int)s->e_top - e;
+	return s->top == 0xff ? 0 : (int)s->top - e;
 }
 
-static uint64_t bin_count(const struct bm_stats *s, unsigned i)
+uint64_t ref_bin_count(const struct bm_stats *s, unsigned i)
 {
-	if (s->wide)
-		return s->bins.c32[i];
-	uint64_t c = s->bins.c16[i];
-	for (unsigned k = 0; k < s->spill_len; k++)
-		if (s->spill_bin[k] == i)
-			c += (uint64_t)s->spill_hi[k] << 16;
-	return c;
+	return bm_st_count_get(s, i);
 }
 
 int ref_same_bins(const struct bm_stats *a, const struct bm_stats *b)
 {
-	if (a->e_top != b->e_top || a->wide != b->wide || a->spill_len != b->spill_len)
+	if (a->top != b->top || a->wide != b->wide || a->spill_len != b->spill_len)
 		return 0;
-	for (unsigned i = 0; i < BM_STATS_SLOTS16 / (a->wide ? 2 : 1); i++)
-		if (bin_count(a, i) != bin_count(b, i))
+	for (unsigned i = 0; i < (a->wide ? 339u : BM_STATS_SLOTS16); i++)
+		if (ref_bin_count(a, i) != ref_bin_count(b, i))
 			return 0;
 	return 1;
 }
@@ -339,7 +333,7 @@ void ref_check_case(const char *name, const uint64_t *x, size_t n, struct case_r
 	}
 	if (bm_test_failures != before && verbose)
 		printf("  [%s n=%zu] %d failed checks (top octave %u, wide %u)\n", name, n,
-		       bm_test_failures - before, s.e_top, s.wide);
+		       bm_test_failures - before, s.top, s.wide);
 	res->failures = bm_test_failures - before;
 	free(sorted);
 	free(work);

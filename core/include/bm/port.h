@@ -203,8 +203,9 @@ extern const char bm_libc_name[];
 
 /* The main stack, for the stack high-water mark. */
 struct bm_stack {
-	uintptr_t lo, hi; /* [lo, hi); lo == hi: not known (hosted) */
+	uintptr_t lo, hi; /* [lo, hi); lo == hi: not known */
 	uintptr_t guard;  /* bytes below lo that fault on any access (a hardware guard); 0: none */
+	uint8_t painted;  /* 1: core may paint the free stack for high-water marks (bare metal) */
 	uint8_t paint;    /* the byte the unused stack holds (painted by the start-up) */
 };
 void bm_rt_stack(struct bm_stack *s);

@@ -89,7 +89,7 @@ const struct bm_build_info bm_build_info = {
 void bm_rt_stack(struct bm_stack *s)
 {
 	s->lo = s->hi = s->guard = 0;
-	s->paint = 0;
+	s->painted = s->paint = 0;
 }
 
 /* What the linker provides in an image: 64 KiB of scratch between two symbols. */
