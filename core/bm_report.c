@@ -112,6 +112,16 @@ static void print_header(const struct bm_run_info *run)
 		bm_out_str("none (no ns or ops/s figures)");
 	}
 	bm_out_char('\n');
+	bm_out_padded("watchdog", LABEL_WIDTH, 0);
+	if (bm_port_alarm && run->cfg->bench_timeout_ms) {
+		bm_out_str(bm_port_alarm->name);
+		bm_out_str(", ");
+		bm_out_u64(run->cfg->bench_timeout_ms);
+		bm_out_str(" ms per benchmark unless it sets its own");
+	} else {
+		bm_out_str("none (a benchmark that hangs stops the run)");
+	}
+	bm_out_char('\n');
 	bm_out_padded("overhead", LABEL_WIDTH, 0);
 	bm_out_u64(run->oh.cycles);
 	bm_out_str(" cycles, ");

@@ -42,6 +42,54 @@ BM_BENCHMARK(single, ok_verify, .max_iters = 1)
 	fake_work(7, 7);
 }
 
+/* The counters wrap through 2^64 during the timed samples: the verify step before them starts
+ * both just below the wrap (the x86 TSC and RV32's high halves cannot be set under QEMU, so the
+ * subtraction across a wrap is checked here). */
+static int wrap_pending;
+static int preset_near_wrap(void)
+{
+	if (wrap_pending) { /* the first verify, just before the samples */
+		wrap_pending = 0;
+		fake_cycles = UINT64_MAX - 20000;
+		fake_instret = UINT64_MAX - 7000;
+	}
+	return 0;
+}
+BM_BENCHMARK(wrap100, preset_near_wrap)
+{
+	fake_work(100, 50);
+}
+
+/* Faults as an arch's trap handler reports them: the harness must end the benchmark with the
+ * fault's kind and go on. */
+static void fake_fault(uint8_t kind, uint64_t addr, uint64_t sp)
+{
+	struct bm_fault f = {.kind = kind, .has_addr = addr != 0, .cause = "fake fault", .code = 7,
+	                     .pc = 0x1234, .addr = addr, .sp = sp};
+	if (bm_fault_take(&f))
+		bm_recover();
+}
+BM_BENCHMARK(traps_in_body, ok_verify)
+{
+	fake_fault(BM_FAULT_TRAP, 0xdead, 0);
+}
+BM_BENCHMARK(hangs_in_body, ok_verify)
+{
+	fake_fault(BM_FAULT_TIMEOUT, 0, 0);
+}
+
+/* Writes just past its scratch allocation. */
+static uint8_t *buf;
+static int alloc_setup(void)
+{
+	buf = bm_scratch_alloc(16, 8);
+	return buf ? 0 : -1;
+}
+BM_BENCHMARK(overruns_scratch, ok_verify, .setup = alloc_setup, .max_iters = 1)
+{
+	buf[16] = 1;
+}
+
 static const struct bm_bench *find(const char *name)
 {
 	for (const struct bm_bench *const *p = __start_bm_bench; p < __stop_bm_bench; p++)
@@ -99,6 +147,56 @@ static void calibration_and_exact_figures(void)
 	BM_CHECK_EQ_U64(res.warmup_batches, cfg.warmup_min);
 	/* 1 GHz core, so ns equal cycles (within the estimate's rounding). */
 	BM_CHECK(res.p50_ns_milli > 99000 && res.p50_ns_milli < 101000);
+}
+
+/* The same exact figures when both counters wrap through 2^64 in the middle of the samples. */
+static void counters_wrap(void)
+{
+	fake_reset();
+	fake_read_cost_cycles = 5;
+	struct bm_config cfg;
+	bm_config_defaults(&cfg);
+	cfg.samples = 100;
+	struct bm_bench_result res;
+	wrap_pending = 1;
+	run_named("wrap100", &cfg, &res);
+	BM_CHECK(res.ok);
+	BM_CHECK(!wrap_pending);
+	BM_CHECK(fake_cycles < 1000000); /* it did wrap, and went on past it */
+	BM_CHECK_EQ_U64(res.iters, 32);
+	BM_CHECK_EQ_U64(res.rep.min_milli, 100000);
+	BM_CHECK_EQ_U64(res.rep.max_milli, 100000);
+	BM_CHECK_EQ_U64(res.rep.mean_milli, 100000);
+	BM_CHECK_EQ_U64(res.instret_milli, 50000);
+	BM_CHECK_EQ_U64(res.below_overhead, 0);
+}
+
+/* A trap and a timeout end their benchmark with that status and no figures; a scratch overrun
+ * is caught by the canaries; the next benchmark runs normally. */
+static void faults_are_reported(void)
+{
+	struct bm_config cfg;
+	bm_config_defaults(&cfg);
+	cfg.samples = 20;
+	struct bm_bench_result res;
+	fake_reset();
+	run_named("traps_in_body", &cfg, &res);
+	BM_CHECK(!res.ok);
+	BM_CHECK_EQ_U64(res.status, BM_ST_TRAP);
+	BM_CHECK_STR(res.reason, "fake fault");
+	BM_CHECK_STR(res.phase, "calibrate");
+	BM_CHECK_EQ_U64(res.fault.addr, 0xdead);
+	BM_CHECK_EQ_U64(res.rep.n, 0);
+	run_named("hangs_in_body", &cfg, &res);
+	BM_CHECK_EQ_U64(res.status, BM_ST_TIMEOUT);
+	run_named("overruns_scratch", &cfg, &res);
+	BM_CHECK_EQ_U64(res.status, BM_ST_SCRATCH_OVERRUN);
+	run_named("work100", &cfg, &res);
+	BM_CHECK(res.ok);
+	BM_CHECK_EQ_U64(res.rep.min_milli, 100000);
+	/* Outside a benchmark nothing can recover: the arch must report and end the run. */
+	struct bm_fault f = {.kind = BM_FAULT_TRAP, .cause = "outside"};
+	BM_CHECK_EQ_U64(bm_fault_take(&f), 0);
 }
 
 static void empty_reports_zero(void)
@@ -265,7 +363,8 @@ int main(void)
 		BM_TEST_CASE(empty_reports_zero), BM_TEST_CASE(max_iters_respected),
 		BM_TEST_CASE(failures_report_no_numbers), BM_TEST_CASE(window_cv),
 		BM_TEST_CASE(clock_estimate), BM_TEST_CASE(whole_run_records),
-		BM_TEST_CASE(no_selection_is_config_error),
+		BM_TEST_CASE(no_selection_is_config_error), BM_TEST_CASE(counters_wrap),
+		BM_TEST_CASE(faults_are_reported),
 	};
 	return bm_test_main(cases, sizeof cases / sizeof cases[0]);
 }
