@@ -1,12 +1,22 @@
 /* Standard kernels with result checks: table-driven CRC-32 over 1 KiB, a 4 KiB memcpy (the C
  * library's when there is one), and a 16x16 integer matrix multiply. Each result is checked
- * against a second, independent computation made in setup. */
+ * against a second, independent computation made in setup. On boards with little RAM
+ * (BM_SUITE_SMALL) the copy is 1 KiB and the matrices 12x12, and the names say so. */
 #include "bm/bench.h"
 #include "bm/crc32.h"
 
 #define CRC_BYTES 1024u
+#if BM_SUITE_SMALL
+#define COPY_BYTES 1024u
+#define COPY_NAME memcpy_1k
+#define MAT_N 12u
+#define MAT_NAME matmul_12
+#else
 #define COPY_BYTES 4096u
+#define COPY_NAME memcpy_4k
 #define MAT_N 16u
+#define MAT_NAME matmul_16
+#endif
 
 /* ---- CRC-32, byte-at-a-time with a 256-entry table (the classic zlib-style loop) ---- */
 static uint32_t *crc_table;
@@ -51,7 +61,7 @@ BM_BENCHMARK(crc32, crc_verify, .setup = crc_setup, .bytes = CRC_BYTES)
 	bm_clobber_memory();
 }
 
-/* ---- memcpy of 4 KiB ---- */
+/* ---- memcpy of COPY_BYTES ---- */
 static uint8_t *copy_src, *copy_dst;
 
 static int copy_setup(void)
@@ -76,15 +86,15 @@ static int copy_verify(void)
 	return 0;
 }
 
-BM_SCRATCH(memcpy_4k, 2 * COPY_BYTES + 64);
-BM_BENCHMARK(memcpy_4k, copy_verify, .setup = copy_setup, .bytes = COPY_BYTES)
+BM_SCRATCH(COPY_NAME, 2 * COPY_BYTES + 64);
+BM_BENCHMARK(COPY_NAME, copy_verify, .setup = copy_setup, .bytes = COPY_BYTES)
 {
 	/* A call to the C library's memcpy (core/libc/none.c's byte loop with BM_LIBC=none). */
 	__builtin_memcpy(copy_dst, copy_src, COPY_BYTES);
 	bm_clobber_memory();
 }
 
-/* ---- 16x16 int32 matrix multiply ---- */
+/* ---- MAT_N x MAT_N int32 matrix multiply ---- */
 static int32_t (*mat_a)[MAT_N], (*mat_b)[MAT_N], (*mat_c)[MAT_N];
 static int64_t mat_expected;
 
@@ -126,8 +136,8 @@ static int mat_verify(void)
 	return s == mat_expected && c00 == mat_c[0][0] ? 0 : -1;
 }
 
-BM_SCRATCH(matmul_16, 3 * 4 * MAT_N * MAT_N + 16);
-BM_BENCHMARK(matmul_16, mat_verify, .setup = mat_setup)
+BM_SCRATCH(MAT_NAME, 3 * 4 * MAT_N * MAT_N + 16);
+BM_BENCHMARK(MAT_NAME, mat_verify, .setup = mat_setup)
 {
 	for (uint32_t i = 0; i < MAT_N; i++)
 		for (uint32_t j = 0; j < MAT_N; j++) {

@@ -4,7 +4,11 @@
 #include "bm/bench.h"
 
 #define SUM_N 256u
+#if BM_SUITE_SMALL
+#define WALK_N 256u /* boards with little RAM: the walks over 256 elements */
+#else
 #define WALK_N 512u
+#endif
 
 static uint32_t *arr_a, *arr_b;
 static uint32_t sum_a, sum_b;

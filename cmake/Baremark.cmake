@@ -16,22 +16,25 @@ include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/BaremarkToolchain.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/BaremarkOptions.cmake)
 
-set(BAREMARK_VERSION 0.2.0)
-set(BM_COMMON_FLAGS -g -ffunction-sections -fdata-sections -fno-common)
-set(BM_ICOUNT_ARGS -icount shift=0,sleep=off)
-set(BM_RUNNER ${BAREMARK_DIR}/tools/bm run)
-set(BM_CORE_SOURCES
-  bm_out.c bm_crc32.c bm_record.c bm_wide.c bm_scratch.c bm_port.c bm_harness.c bm_run.c bm_report.c
-  bm_recover.c bm_guard.c
+# The module's constants are internal cache entries: global, so the functions below see them when
+# a user's project calls them from its own folder (normal variables are per folder).
+set(BAREMARK_VERSION 0.2.0 CACHE INTERNAL "")
+set(BM_COMMON_FLAGS -g -ffunction-sections -fdata-sections -fno-common CACHE INTERNAL "")
+set(BM_ICOUNT_ARGS -icount shift=0,sleep=off CACHE INTERNAL "")
+set(BM_RUNNER ${BAREMARK_DIR}/tools/bm run CACHE INTERNAL "")
+set(_bm_core bm_out.c bm_crc32.c bm_record.c bm_wide.c bm_scratch.c bm_port.c bm_harness.c bm_run.c
+  bm_report.c bm_recover.c bm_guard.c
   stats/bm_stats_layout.c stats/bm_stats_insert.c stats/bm_stats_report.c stats/bm_stats_record.c)
-list(TRANSFORM BM_CORE_SOURCES PREPEND ${BAREMARK_DIR}/core/)
+list(TRANSFORM _bm_core PREPEND ${BAREMARK_DIR}/core/)
+set(BM_CORE_SOURCES ${_bm_core} CACHE INTERNAL "")
 
-# Variables a board.cmake may set (boards/template/board.cmake documents each one).
+# Variables a board.cmake may set (boards/template/board.cmake documents each one)...
 set(_BM_BOARD_VARS BM_ARCH BM_CPU_FLAGS BM_BOARD_SOURCES BM_BOARD_LIBS BM_BOARD_DEFINES BM_HOSTED
-    BM_LIBC_DEFAULT BM_QEMU BM_QEMU_VARIANTS BM_EXIT_MAP BM_FLASH BM_POST_BUILD BM_TEST_BAD_ADDRESS)
+    BM_LIBC_DEFAULT BM_QEMU BM_QEMU_VARIANTS BM_EXIT_MAP BM_FLASH BM_POST_BUILD BM_TEST_BAD_ADDRESS
+    BM_SUITE_SMALL BM_REQUIRE_RAM_FREE CACHE INTERNAL "")
 # ...and its arch.cmake.
 set(_BM_ARCH_VARS BM_ARCH_SOURCES BM_ARCH_INCLUDE BM_ARCH_FLAGS BM_ARCH_LINK_FLAGS BM_HOSTED_ARCH
-    BM_PICOLIBC_TRIPLE BM_QEMU_PACKAGE BM_CROSS BM_ICOUNT_COUNTS_INSNS)
+    BM_PICOLIBC_TRIPLE BM_QEMU_PACKAGE BM_CROSS BM_ICOUNT_COUNTS_INSNS CACHE INTERNAL "")
 
 # Reads a board's board.cmake and its arch's arch.cmake once; their variables become global
 # properties BM_<board>_<VAR> (lists kept as lists).
@@ -106,7 +109,9 @@ function(_bm_libc_flags board libc cout lout)
     set(c --specs=nano.specs)
     set(l --specs=nano.specs -nostartfiles)
   else()
-    set(c -ffreestanding)
+    # The kit's own string/ctype/stdlib (core/libc/none.c) and their headers, ahead of any system
+    # header directory (the x86 boards compile with the host's gcc, whose /usr/include is glibc's).
+    set(c -ffreestanding -isystem ${BAREMARK_DIR}/core/libc/none-include)
     set(l -nostdlib -nostartfiles -lgcc)
   endif()
   set(${cout} "${c}" PARENT_SCOPE)
@@ -264,9 +269,6 @@ function(baremark_add_firmware)
     message(FATAL_ERROR "baremark_add_firmware(${name}): LIBC '${libc}': use picolibc, newlib or none")
   endif()
   set(select "${FW_SELECT}")
-  if(NOT select)
-    set(select "${BM_SELECT}")
-  endif()
   set(label "${FW_LABEL}")
   if(NOT label)
     set(label "${BM_LABEL}")
@@ -310,6 +312,10 @@ function(baremark_add_firmware)
   endforeach()
   target_include_directories(${name} PRIVATE ${FW_INCLUDES})
   target_compile_definitions(${name} PRIVATE ${FW_DEFINES})
+  _bm_get(${board} BM_SUITE_SMALL)
+  if(BM_SUITE_SMALL)
+    target_compile_definitions(${name} PRIVATE BM_SUITE_SMALL=1) # little RAM: the kit's suite scales down
+  endif()
   target_compile_options(${name} PRIVATE ${FW_COMPILE_OPTIONS})
   if(own)
     set_source_files_properties(${own} TARGET_DIRECTORY ${name} PROPERTIES COMPILE_OPTIONS "${BM_WARN_FLAGS}")

@@ -74,6 +74,6 @@ foreach(_d ${BM_BENCHMARK_DIRS} ${BM_THIRD_PARTY_DIRS})
 endforeach()
 
 # Warnings are errors on the kit's own code, on every toolchain.
-set(BM_KIT_WARN_FLAGS -Wall -Wextra -Werror)
+set(BM_KIT_WARN_FLAGS -Wall -Wextra -Werror CACHE INTERNAL "")
 # Host builds (unit tests, tools) run under AddressSanitizer and UBSan.
-set(BM_HOST_SAN_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+set(BM_HOST_SAN_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer CACHE INTERNAL "")

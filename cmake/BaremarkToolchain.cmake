@@ -5,7 +5,8 @@
 #   project(mine C ASM)
 # Boards are looked up in BM_BOARD_DIRS (folders that hold board folders, for a user's own
 # boards) and then in the kit's boards/.
-get_filename_component(BAREMARK_DIR ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
+get_filename_component(_bm_dir ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
+set(BAREMARK_DIR ${_bm_dir} CACHE INTERNAL "The kit's folder")
 set(BM_BOARD_DIRS "" CACHE STRING "Extra folders holding board folders (a user's own boards)")
 
 # bm_find_board(<board> <out>): the board's folder, or a FATAL_ERROR listing the known boards.

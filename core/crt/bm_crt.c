@@ -1,7 +1,8 @@
 /* Shared C start for bare-metal targets (picolibc-style): each arch's entry only sets the
  * stack and trap vector, then calls bm_crt_start(), which makes C's memory model true
- * (.data copied from its load address, .bss zeroed), paints the stack for the high-water mark
- * and runs the kit. Also the runtime's part of the port contract: where the stack is. */
+ * (.data and the thread-local template copied from their load addresses, .bss and .tbss zeroed,
+ * the C library's own start: bm_libc_init), paints the stack for the high-water mark and runs
+ * the kit. Also the runtime's part of the port contract: where the stack is. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -10,6 +11,7 @@
 /* Defined by linker/common.ld. */
 extern uint8_t __data_load[], __data_start[], __data_end[];
 extern uint8_t __bss_start[], __bss_end[];
+extern uint8_t __tdata_load[], __tdata_start[], __tdata_end[], __tbss_start[], __tbss_end[];
 extern uint8_t __stack_bottom[], __stack_top[], __stack_guard_size[];
 
 #define STACK_PAINT 0xa5u
@@ -23,18 +25,29 @@ void bm_rt_stack(struct bm_stack *s)
 	s->paint = STACK_PAINT;
 }
 
+/* volatile: stop the compiler turning these loops into memcpy/memset calls, which may not exist
+ * (BM_LIBC=none) or may rely on the very state being initialised. */
+static void copy(volatile uint8_t *dst, uint8_t *end, const volatile uint8_t *src)
+{
+	if (src != dst)
+		while (dst < end)
+			*dst++ = *src++;
+}
+
+static void zero(volatile uint8_t *p, uint8_t *end)
+{
+	while (p < end)
+		*p++ = 0;
+}
+
 void bm_crt_start(void) __attribute__((noreturn, used));
 void bm_crt_start(void)
 {
-	/* volatile: stop the compiler turning these loops into memcpy/memset calls, which may
-	 * not exist (BM_LIBC=none) or may rely on the very state being initialised. */
-	volatile uint8_t *dst = __data_start;
-	const volatile uint8_t *src = __data_load;
-	if (src != dst)
-		while (dst < __data_end)
-			*dst++ = *src++;
-	for (volatile uint8_t *p = __bss_start; p < __bss_end;)
-		*p++ = 0;
+		copy(__data_start, __data_end, __data_load);
+	copy(__tdata_start, __tdata_end, __tdata_load);
+	zero(__bss_start, __bss_end);
+	zero(__tbss_start, __tbss_end);
+	bm_libc_init();
 	/* Paint the stack below this frame (with a margin for it) for the high-water mark. */
 	uintptr_t limit = (uintptr_t)__builtin_frame_address(0) - 128;
 	for (volatile uint8_t *p = __stack_bottom; (uintptr_t)p < limit;)

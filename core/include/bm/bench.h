@@ -66,7 +66,10 @@ struct bm_bench {
 /* Declare a benchmark. Usage:
  *   BM_BENCHMARK(crc32, crc32_verify, .setup = crc32_setup, .bytes = 1024) { ...body... }
  * verify is positional, so a benchmark without one does not compile. */
-#define BM_BENCHMARK(name_, verify_, ...)                                                      \
+#define BM_BENCHMARK(name_, verify_, ...) BM_BENCHMARK_(name_, verify_, __VA_ARGS__)
+/* (Through BM_BENCHMARK_, so that a name given by a macro, e.g. one that says a size, is expanded
+ * before it is pasted and stringified.) */
+#define BM_BENCHMARK_(name_, verify_, ...)                                                     \
 	static inline __attribute__((always_inline)) void bm_body_##name_(void);               \
 	BM_DEFINE_BATCH(name_)                                                                 \
 	static const struct bm_bench bm_desc_##name_ = {                                       \
@@ -91,7 +94,8 @@ extern const struct bm_bench *const __stop_bm_bench[];
  * The image reserves the largest amount a linked benchmark declares (nothing when none does).
  * Returns NULL (the benchmark should fail setup) when the request does not fit. A write outside
  * the allocations ends the benchmark with status "scratch_overrun". */
-#define BM_SCRATCH(name_, bytes_)                                                              \
+#define BM_SCRATCH(name_, bytes_) BM_SCRATCH_(name_, bytes_)
+#define BM_SCRATCH_(name_, bytes_)                                                             \
 	static const char bm_need_##name_[(bytes_)] __attribute__((used, section(".bm_need." #name_)))
 void *bm_scratch_alloc(size_t bytes, size_t align);
 size_t bm_scratch_size(void);

@@ -200,6 +200,9 @@ extern const struct bm_board board_desc;
 
 /** The C library's name and version for the meta record (core/libc/<libc>.c). */
 extern const char bm_libc_name[];
+/** The C library's own start-up (core/libc/<libc>.c), called by the bare-metal start-up once
+ *  memory is initialised: e.g. picolibc's thread pointer, for its thread-local errno. */
+void bm_libc_init(void);
 
 /* The main stack, for the stack high-water mark. */
 struct bm_stack {
