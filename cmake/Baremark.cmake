@@ -374,8 +374,43 @@ function(baremark_add_firmware)
   endif()
 endfunction()
 
+# <name>.board.json beside the image: what a host tool needs to run it elsewhere (a LAVA job, a
+# lab's script): the board, its QEMU line (the image's path in it, deterministic flags included
+# when built so) and variants, how QEMU's status maps to the guest's, the flash command.
+function(_bm_board_json name board built_for)
+  _bm_get(${board} BM_QEMU_VARIANTS)
+  _bm_get(${board} BM_EXIT_MAP)
+  _bm_get(${board} BM_FLASH)
+  _bm_get(${board} BM_QEMU_PACKAGE)
+  get_target_property(outdir ${name} RUNTIME_OUTPUT_DIRECTORY)
+  bm_qemu_command(qemu ${name} ${board})
+  macro(_json_list out list)
+    set(${out} "")
+    foreach(_a ${list})
+      string(REPLACE "\\" "\\\\" _a "${_a}")
+      string(REPLACE "\"" "\\\"" _a "${_a}")
+      string(APPEND ${out} "\"${_a}\", ")
+    endforeach()
+    string(REGEX REPLACE ", $" "" ${out} "${${out}}")
+  endmacro()
+  _json_list(q "${qemu}")
+  set(variants "")
+  foreach(v ${BM_QEMU_VARIANTS})
+    bm_qemu_command(vq ${name} ${board} ${v})
+    _json_list(vj "${vq}")
+    string(APPEND variants "\"${v}\": [${vj}], ")
+  endforeach()
+  string(REGEX REPLACE ", $" "" variants "${variants}")
+  _bm_subst(flash "${BM_FLASH}" ${name} ${outdir} ${board})
+  _json_list(f "${flash}")
+  file(WRITE ${outdir}/${name}.board.json "{\n  \"board\": \"${board}\",\n  \"image\": \"${outdir}/${name}.elf\",\n"
+    "  \"built_for\": \"${built_for}\",\n  \"qemu\": [${q}],\n  \"qemu_variants\": {${variants}},\n"
+    "  \"qemu_package\": \"${BM_QEMU_PACKAGE}\",\n  \"exit_map\": \"${BM_EXIT_MAP}\",\n  \"flash\": [${f}]\n}\n")
+endfunction()
+
 # <name>-run, -debug, -flash, -size; the plain names for the first image of the project.
 function(_bm_image_targets name board built_for)
+  _bm_board_json(${name} ${board} ${built_for})
   _bm_get(${board} BM_FLASH)
   _bm_get(${board} BM_DIR)
   bm_qemu_command(qemu ${name} ${board})
