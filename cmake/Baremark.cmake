@@ -112,7 +112,7 @@ function(_bm_libc_flags board libc cout lout)
     # The kit's own string/ctype/stdlib (core/libc/none.c) and their headers, ahead of any system
     # header directory (the x86 boards compile with the host's gcc, whose /usr/include is glibc's).
     set(c -ffreestanding -isystem ${BAREMARK_DIR}/core/libc/none-include)
-    set(l -nostdlib -nostartfiles -lgcc)
+    set(l -nostartfiles -nolibc) # libgcc (64-bit division on 32-bit cores) still after the objects
   endif()
   set(${cout} "${c}" PARENT_SCOPE)
   set(${lout} "${l}" PARENT_SCOPE)

@@ -72,7 +72,7 @@ void bm_estimate_clock(struct bm_clock *clk)
 	clk->cycle_hz = 0;
 	clk->window_ticks = 0;
 	clk->cycles_advance = 1;
-	const struct bm_timer *timer = bm_port_timer();
+	struct bm_timer *timer = bm_port_timer();
 	if (!timer) {
 		struct arch_snap a, b;
 		arch_snap_begin(&a);

@@ -159,7 +159,7 @@ static void generic_timer_init(struct bm_timer *t)
 	t->hz = arch_cntfrq_hz();
 }
 
-static uint64_t generic_timer_read(const struct bm_timer *t)
+static uint64_t generic_timer_read(struct bm_timer *t)
 {
 	(void)t;
 	return arch_cntvct();

@@ -109,10 +109,16 @@ at_el1:
 	bl bm_crt_start
 	/* bm_crt_start does not return; park if it ever does. */
 
+/* Cores other than 0 halt here for good: WFI with every interrupt masked, not a WFE loop. QEMU
+ * runs WFE as a yield, so a WFE loop executes a few instructions whenever its round-robin
+ * scheduler passes by (at every timer deadline), and under -icount those count in the shared
+ * virtual clock, i.e. in core 0's figures (raspi3b's 4 cores: +4 cycles in the sample where the
+ * PMU's overflow timer fell). A core in WFI is halted and skipped. */
 	.globl arch_park
 arch_park:
-	wfe
-	b arch_park
+	msr daifset, #0xf
+1:	wfi
+	b 1b
 
 /* Leaves EL2 transparent for EL1: AArch64, no traps of FP/SIMD, timers or PMU, CNTVOFF = 0 so
  * CNTVCT == CNTPCT, all PMU event counters given to EL1 (MDCR_EL2.HPMN = PMCR_EL0.N; TPM and

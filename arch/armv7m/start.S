@@ -58,9 +58,11 @@ _start:
 1:	b 1b
 	.ltorg
 
-/* Every exception but reset: arch_exception(exc_return, msp) (arch.c) handles it and returns
- * the EXC_RETURN to leave with: the one it came with (a probe resumed, the SysTick wrap), or
- * one for Thread mode on PSP after it built a fresh frame there (trap recovery). */
+/* Every exception but reset: arch_exception(exc_return, msp, regs) (arch.c) handles it and
+ * returns the EXC_RETURN to leave with: the one it came with (a probe resumed, the SysTick wrap),
+ * or one for Thread mode on PSP after it built a fresh frame there (trap recovery). On ARMv6-M,
+ * which has no fault status registers, regs points at r8-r11, r4-r7 as the exception found them,
+ * so the handler can tell the address a faulting load or store used; elsewhere it is NULL. */
 	.section .text.trap, "ax", %progbits
 	.thumb_func
 	.globl arch_exception_entry
@@ -68,10 +70,27 @@ _start:
 arch_exception_entry:
 	mov r0, lr
 	mov r1, sp
+#if defined(__thumb2__)
+	movs r2, #0
 	push {r0, lr}			/* 8 bytes: SP stays 8-byte aligned for C */
 	bl arch_exception
 	pop {r1, r2}
 	bx r0
+#else
+	push {r4, r5, r6, r7}
+	mov r4, r8
+	mov r5, r9
+	mov r6, r10
+	mov r7, r11
+	push {r4, r5, r6, r7}
+	mov r2, sp			/* r8, r9, r10, r11, r4, r5, r6, r7 */
+	push {r0, lr}			/* 40 bytes in all: SP stays 8-byte aligned for C */
+	bl arch_exception
+	pop {r1, r2}
+	add sp, #16			/* r8-r11 are unchanged (callee-saved) */
+	pop {r4, r5, r6, r7}
+	bx r0
+#endif
 
 /* Trap recovery lands here in Thread mode (a fresh exception frame on arch_recover_stack). */
 	.thumb_func
@@ -92,8 +111,8 @@ arch_recover_trampoline:
 arch_counter_read:
 	ldr r3, =arch_counter
 	ldr r0, [r3]
-	cmp r0, #1
-	bne 5f
+	cmp r0, #2			/* the board timer; anything else: SysTick (arch.h) */
+	beq 5f
 	push {r4, r5, r6, r7}
 	ldr r2, =0xE000E018		/* SYST_CVR */
 	ldr r4, =0xE000ED04		/* ICSR */

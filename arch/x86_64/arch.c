@@ -139,7 +139,7 @@ static void wrmsr(uint32_t msr, uint64_t v)
 static int lapic_init(struct bm_alarm *a)
 {
 	(void)a;
-	const struct bm_timer *t = bm_port_timer();
+	struct bm_timer *t = bm_port_timer();
 	if (!(x86_cpuid(1, 0).d & (1u << 9)) || !t)
 		return -1;
 	arch_outb(0x21, 0xff);

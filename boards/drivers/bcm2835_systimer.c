@@ -2,7 +2,7 @@
  * wrapped in between, so read again. */
 #include "bcm2835_systimer.h"
 
-uint64_t bcm2835_systimer_read(const struct bm_timer *t)
+uint64_t bcm2835_systimer_read(struct bm_timer *t)
 {
 	const struct bcm2835_systimer *s = (const struct bcm2835_systimer *)t;
 	volatile uint32_t *clo = (volatile uint32_t *)(s->base + 0x04), *chi = clo + 1;

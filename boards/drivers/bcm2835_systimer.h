@@ -10,7 +10,7 @@ struct bcm2835_systimer {
 	uintptr_t base;        /** e.g. 0x3f003000 on a Pi 3 */
 };
 
-uint64_t bcm2835_systimer_read(const struct bm_timer *t);
+uint64_t bcm2835_systimer_read(struct bm_timer *t);
 
 #define BCM2835_SYSTIMER(name_) {.name = (name_), .read = bcm2835_systimer_read, .hz = 1000000}
 

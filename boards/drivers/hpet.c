@@ -26,7 +26,7 @@ void hpet_init(struct bm_timer *t)
 	*reg(h, CONFIG) |= 1u; /* ENABLE_CNF: the main counter runs */
 }
 
-uint64_t hpet_read(const struct bm_timer *t)
+uint64_t hpet_read(struct bm_timer *t)
 {
 	return *reg((const struct hpet *)t, COUNTER);
 }

@@ -12,7 +12,7 @@ struct hpet {
 };
 
 void hpet_init(struct bm_timer *t);
-uint64_t hpet_read(const struct bm_timer *t);
+uint64_t hpet_read(struct bm_timer *t);
 
 #define HPET_TIMER(name_) {.name = (name_), .init = hpet_init, .read = hpet_read}
 

@@ -10,7 +10,7 @@
 #define MIE_MTIE (1u << 7)
 #define MSTATUS_MIE (1u << 3)
 
-uint64_t clint_mtime_read(const struct bm_timer *t)
+uint64_t clint_mtime_read(struct bm_timer *t)
 {
 	const struct clint *c = (const struct clint *)t; /* timer is the first member */
 	volatile uint32_t *p = (volatile uint32_t *)(c->base + MTIME);

@@ -13,7 +13,7 @@ struct clint {
 	uintptr_t base;        /** CLINT base; mtime is at +0xbff8, hart 0's mtimecmp at +0x4000 */
 };
 
-uint64_t clint_mtime_read(const struct bm_timer *t);
+uint64_t clint_mtime_read(struct bm_timer *t);
 void clint_alarm_arm(struct bm_alarm *a, uint32_t ms);
 void clint_alarm_disarm(struct bm_alarm *a);
 

@@ -44,7 +44,7 @@ uint64_t host_clock_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t clock_read(const struct bm_timer *t)
+static uint64_t clock_read(struct bm_timer *t)
 {
 	(void)t;
 	return host_clock_ns();

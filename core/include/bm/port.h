@@ -26,6 +26,9 @@ struct bm_record;
  *       Read at the start / end of a timed region, each ONE asm block that stores to *s, so the
  *       code between two reads is fixed by construction: `empty` then measures exactly 0 after
  *       the boot-time overhead subtraction. Called by the generated batch functions (bench.h).
+ *       Either read alone must also be a free-running 64-bit count (a narrower counter extended
+ *       in software): the clock estimate and the run's time accounting subtract readings taken
+ *       far apart, not only begin/end pairs.
  *   void arch_known_loop(void);  ARCH_KNOWN_LOOP_INSNS
  *       An asm loop of exactly ARCH_KNOWN_LOOP_INSNS instructions retired (the `known_loop`
  *       self-check must report exactly that under deterministic QEMU).
@@ -125,8 +128,9 @@ struct bm_timer {
 	/** Optional: start the timer and set hz when it is only known at run time. Called once by
 	 *  core before the clock estimate. */
 	void (*init)(struct bm_timer *t);
-	/** Current count in ticks (64-bit, never torn on 32-bit buses). */
-	uint64_t (*read)(const struct bm_timer *t);
+	/** Current count in ticks (64-bit, never torn on 32-bit buses). Not const: a driver that
+	 *  extends a narrower counter keeps its wrap state in its own instance. */
+	uint64_t (*read)(struct bm_timer *t);
 	/** Ticks per second; 0 means "no usable timer" (no ns figures). Settable by init. */
 	uint64_t hz;
 };
@@ -275,21 +279,21 @@ static inline void bm_port_putc(char c)
 {
 	struct bm_console *con = board_desc.console;
 	if (con && con->putc)
-		con->putc(con, c);
+		(con->putc)(con, c); /* parenthesised: <stdio.h> may define putc as a macro */
 }
 
 /* The watchdog's alarm when the board has one that works (core sets it after the alarm's init). */
 extern struct bm_alarm *bm_port_alarm;
 
-static inline const struct bm_timer *bm_port_timer(void)
+static inline struct bm_timer *bm_port_timer(void)
 {
-	const struct bm_timer *t = board_desc.timer;
+	struct bm_timer *t = board_desc.timer;
 	return t && t->read && t->hz ? t : 0;
 }
 
 static inline uint64_t bm_port_timer_read(void)
 {
-	const struct bm_timer *t = bm_port_timer();
+	struct bm_timer *t = bm_port_timer();
 	return t ? t->read(t) : 0;
 }
 

@@ -26,7 +26,7 @@ static void fake_putc(struct bm_console *con, char c)
 	fake_console[fake_console_len] = '\0';
 }
 
-static uint64_t fake_timer(const struct bm_timer *t)
+static uint64_t fake_timer(struct bm_timer *t)
 {
 	(void)t;
 	/* Reading the timer also takes time, so a busy-wait on it terminates. */

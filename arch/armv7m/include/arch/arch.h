@@ -24,14 +24,20 @@ struct bm_timer;
 
 enum { ARCH_SRC_DWT = 0, ARCH_SRC_SYSTICK = 1, ARCH_SRC_TIMER = 2 };
 
+/* GCC hands Thumb-1 inline asm to the assembler in divided syntax (-masm-syntax-unified is off
+ * by default) and switches back after it: the asm here is written in unified syntax. */
+#define ARCH_SYNTAX_UNIFIED ".syntax unified\n\t"
+
 /* What the snapshots read, in one place so one address reaches all of it. The asm below
- * uses the byte offsets (checked in arch.c). */
+ * uses the byte offsets (checked in arch.c). Any source but 0 and 2 reads SysTick, so a benchmark
+ * that wrote over this (in .bss) gets wrong figures, which the kit's guards then void, and never
+ * a call through a wild pointer. */
 struct arch_counter {
 	uint32_t source;                 /* +0  ARCH_SRC_* (set once by arch_init) */
 	volatile uint32_t wraps;         /* +4  SysTick periods the wrap interrupt counted */
-	uint32_t last_lo, last_hi;       /* +8  the last SysTick reading (see ARCH_SYSTICK_ASM) */
-	const struct bm_timer *timer;    /* +16 the board timer, for ARCH_SRC_TIMER */
-	uint64_t (*timer_read)(const struct bm_timer *t); /* +20 its read op */
+	uint32_t last_lo, last_hi;       /* +8  the last reading (ARCH_SYSTICK_ASM, ARCH_DWT_ASM) */
+	struct bm_timer *timer;    /* +16 the board timer, for ARCH_SRC_TIMER */
+	uint64_t (*timer_read)(struct bm_timer *t); /* +20 its read op */
 };
 extern struct arch_counter arch_counter;
 
@@ -86,6 +92,24 @@ struct arch_snap {
 	"str %[lo], [%[base], #8]\n\t"                                    \
 	"str %[hi], [%[base], #12]\n\t"
 
+/* DWT_CYCCNT (32 bits, 51 s at 84 MHz) extended to 64 bits from the last reading: the increment
+ * since then, taken modulo 2^32, is added to it (the carry of last_lo + increment is the wrap).
+ * Exact as long as two readings are less than 2^32 cycles apart, which the harness's reads
+ * around every batch and the per-benchmark watchdog ensure; a single reading is then a free-
+ * running 64-bit count, as the clock estimate and the run's accounting need.
+ * In: base = &arch_counter. Out: lo, hi. Clobbers t0..t2 and the flags. */
+#define ARCH_DWT_ASM                                                      \
+	"movw %[t0], #0x1004\n\t"                                         \
+	"movt %[t0], #0xe000\n\t"                                         \
+	"ldr %[t1], [%[t0]]\n\t"                                          \
+	"ldr %[lo], [%[base], #8]\n\t"                                    \
+	"ldr %[hi], [%[base], #12]\n\t"                                   \
+	"subs %[t2], %[t1], %[lo]\n\t"                                    \
+	"adds %[lo], %[lo], %[t2]\n\t"                                    \
+	"adc %[hi], %[hi], #0\n\t"                                        \
+	"str %[lo], [%[base], #8]\n\t"                                    \
+	"str %[hi], [%[base], #12]\n\t"
+
 /* The board timer's read op, called from the asm (it clobbers what a call does). */
 #define ARCH_TIMER_ASM                                                    \
 	"ldr r0, [%[base], #16]\n\t"                                      \
@@ -102,8 +126,6 @@ struct arch_snap {
 	:                                                                 \
 	: "r0", "r1", "r2", "r3", "r12", "lr", "cc"
 
-/* DWT_CYCCNT is 32 bits (51 s at 84 MHz): begin restarts it from 0 and end reads it, so a
- * begin/end pair is exact for any region under 2^32 cycles (only pairs are meaningful). */
 static inline __attribute__((always_inline)) void arch_snap_begin(struct arch_snap *s)
 {
 	uint32_t base, lo, hi, t0, t1, t2;
@@ -113,13 +135,10 @@ static inline __attribute__((always_inline)) void arch_snap_begin(struct arch_sn
 	                 "movw %[base], #:lower16:arch_counter\n\t"
 	                 "movt %[base], #:upper16:arch_counter\n\t"
 	                 "ldr %[t0], [%[base]]\n\t"
-	                 "cmp %[t0], #1\n\t"
-	                 "beq 2f\n\t"
-	                 "bhi 3f\n\t"
-	                 "movw %[t0], #0x1004\n\t"
-	                 "movt %[t0], #0xe000\n\t"
-	                 "str %[lo], [%[t0]]\n\t"
-	                 "movs %[hi], #0\n\t"
+	                 "cmp %[t0], #2\n\t"
+	                 "beq 3f\n\t"
+	                 "cmp %[t0], #0\n\t"
+	                 "bne 2f\n\t" ARCH_DWT_ASM
 	                 "b 9f\n"
 	                 "2:\n\t" ARCH_SYSTICK_ASM
 	                 "b 9f\n"
@@ -136,13 +155,10 @@ static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap
 	__asm__ volatile("movw %[base], #:lower16:arch_counter\n\t"
 	                 "movt %[base], #:upper16:arch_counter\n\t"
 	                 "ldr %[t0], [%[base]]\n\t"
-	                 "cmp %[t0], #1\n\t"
-	                 "beq 2f\n\t"
-	                 "bhi 3f\n\t"
-	                 "movw %[t0], #0x1004\n\t"
-	                 "movt %[t0], #0xe000\n\t"
-	                 "ldr %[lo], [%[t0]]\n\t"
-	                 "movs %[hi], #0\n\t"
+	                 "cmp %[t0], #2\n\t"
+	                 "beq 3f\n\t"
+	                 "cmp %[t0], #0\n\t"
+	                 "bne 2f\n\t" ARCH_DWT_ASM
 	                 "b 9f\n"
 	                 "2:\n\t" ARCH_SYSTICK_ASM
 	                 "b 9f\n"
@@ -167,7 +183,8 @@ static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap
 
 static inline __attribute__((always_inline)) void arch_snap_begin(struct arch_snap *s)
 {
-	__asm__ volatile("movs r2, #0\n\t"
+	__asm__ volatile(ARCH_SYNTAX_UNIFIED
+	                 "movs r2, #0\n\t"
 	                 "str r2, %[i0]\n\t"
 	                 "str r2, %[i1]\n\t"
 	                 "bl arch_counter_read\n\t"
@@ -178,7 +195,8 @@ static inline __attribute__((always_inline)) void arch_snap_begin(struct arch_sn
 
 static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap *s)
 {
-	__asm__ volatile("bl arch_counter_read\n\t"
+	__asm__ volatile(ARCH_SYNTAX_UNIFIED
+	                 "bl arch_counter_read\n\t"
 	                 "str r0, %[c0]\n\t"
 	                 "str r1, %[c1]\n\t"
 	                 "movs r2, #0\n\t"
@@ -194,7 +212,8 @@ static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap
 static inline __attribute__((always_inline)) void arch_known_loop(void)
 {
 	uint32_t n;
-	__asm__ volatile("movs %0, #250\n\t"
+	__asm__ volatile(ARCH_SYNTAX_UNIFIED
+	                 "movs %0, #250\n\t"
 	                 "lsls %0, %0, #2\n"
 	                 "1:\n\t"
 	                 "subs %0, %0, #1\n\t"

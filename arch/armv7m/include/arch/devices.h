@@ -9,7 +9,7 @@
  *   BM_FAULT_TIMEOUT. A board instantiates it with SysTick's rate (its core clock):
  *       static struct armv7m_systick_alarm watchdog = ARMV7M_SYSTICK_ALARM(25000000);
  *       ... .alarm = &watchdog.alarm, ...
- *   On a core without SysTick (the real nRF51) arming it does nothing: no watchdog. */
+ *   On a core without SysTick (the real nRF51) its init says so, and the run has no watchdog. */
 #ifndef ARCH_DEVICES_H
 #define ARCH_DEVICES_H
 
@@ -23,12 +23,13 @@ struct armv7m_systick_alarm {
 	uint32_t hz;           /** SysTick's count rate: the core clock (CLKSOURCE=1) */
 };
 
+int armv7m_systick_alarm_init(struct bm_alarm *a);
 void armv7m_systick_arm(struct bm_alarm *a, uint32_t ms);
 void armv7m_systick_disarm(struct bm_alarm *a);
 
 #define ARMV7M_SYSTICK_ALARM(hz_)                                                          \
-	{.alarm = {.name = "systick-wrap-watchdog", .arm = armv7m_systick_arm,             \
-	           .disarm = armv7m_systick_disarm},                                       \
+	{.alarm = {.name = "systick-wrap-watchdog", .init = armv7m_systick_alarm_init,     \
+	           .arm = armv7m_systick_arm, .disarm = armv7m_systick_disarm},            \
 	 .hz = (hz_)}
 
 #endif

@@ -1,0 +1,26 @@
+/* Test hooks for the fault-injection image (tests/firmware/faults.c): an undefined instruction
+ * (UDF), and a misaligned access the core must refuse: ARMv7-M/ARMv8-M allow plain misaligned
+ * LDR but never a misaligned LDREX; ARMv6-M allows no misaligned access at all. */
+#ifndef ARCH_TEST_H
+#define ARCH_TEST_H
+
+#include <stdint.h>
+
+static inline void arch_test_undefined(void)
+{
+	__asm__ volatile("udf #0");
+}
+
+#define ARCH_TEST_HAS_MISALIGNED 1
+static inline uint32_t arch_test_misaligned(const void *p)
+{
+	uint32_t v;
+#ifdef __thumb2__
+	__asm__ volatile("ldrex %0, [%1]\n\tclrex" : "=r"(v) : "r"(p) : "memory");
+#else
+	__asm__ volatile(".syntax unified\n\tldr %0, [%1]" : "=l"(v) : "l"(p) : "memory");
+#endif
+	return v;
+}
+
+#endif

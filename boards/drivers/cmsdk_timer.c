@@ -1,0 +1,30 @@
+/* CMSDK APB timer driver (see cmsdk_timer.h). Registers from the Cortex-M System Design Kit
+ * TRM (DDI 0479), "APB timer": it counts down from RELOAD to 0 and reloads. */
+#include "cmsdk_timer.h"
+
+#define REG_CTRL 0x00   /* bit 0: enable; bit 3: interrupt enable (left off) */
+#define REG_VALUE 0x04
+#define REG_RELOAD 0x08
+#define CTRL_ENABLE (1u << 0)
+
+static inline volatile uint32_t *reg(uintptr_t base, unsigned off)
+{
+	return (volatile uint32_t *)(base + off);
+}
+
+void cmsdk_timer_init(struct bm_timer *t)
+{
+	struct cmsdk_timer *c = (struct cmsdk_timer *)t; /* timer is the first member */
+	*reg(c->base, REG_CTRL) = 0;
+	*reg(c->base, REG_RELOAD) = 0xffffffffu;
+	*reg(c->base, REG_VALUE) = 0xffffffffu;
+	*reg(c->base, REG_CTRL) = CTRL_ENABLE;
+	c->ext.last = 0;
+	c->ext.high = 0;
+}
+
+uint64_t cmsdk_timer_read(struct bm_timer *t)
+{
+	struct cmsdk_timer *c = (struct cmsdk_timer *)t; /* the instance holds the extension state */
+	return timer32_extend(&c->ext, ~*reg(c->base, REG_VALUE));
+}

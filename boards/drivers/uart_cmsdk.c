@@ -1,0 +1,37 @@
+/* CMSDK APB UART driver (see uart_cmsdk.h). Registers from the Cortex-M System Design Kit
+ * Technical Reference Manual (DDI 0479), "APB UART". */
+#include "uart_cmsdk.h"
+
+#define REG_DATA 0x00
+#define REG_STATE 0x04   /* bit 0: TX buffer full */
+#define REG_CTRL 0x08    /* bit 0: TX enable, bit 1: RX enable */
+#define REG_BAUDDIV 0x10 /* PCLK / baud, at least 16 */
+#define STATE_TXFULL (1u << 0)
+#define CTRL_TXEN (1u << 0)
+#define CTRL_RXEN (1u << 1)
+#define PUTC_SPINS 1000000u
+
+#define UART(con) ((const struct cmsdk_uart *)(con)) /* con is the first member */
+
+static inline volatile uint32_t *reg(const struct cmsdk_uart *u, unsigned off)
+{
+	return (volatile uint32_t *)(u->base + off);
+}
+
+void cmsdk_uart_init(struct bm_console *con)
+{
+	const struct cmsdk_uart *u = UART(con);
+	if (u->clock_hz && u->baud) {
+		uint32_t div = (u->clock_hz + u->baud / 2) / u->baud;
+		*reg(u, REG_BAUDDIV) = div < 16 ? 16 : div;
+	}
+	*reg(u, REG_CTRL) = CTRL_TXEN | CTRL_RXEN;
+}
+
+void cmsdk_uart_putc(struct bm_console *con, char c)
+{
+	const struct cmsdk_uart *u = UART(con);
+	for (unsigned i = 0; i < PUTC_SPINS && (*reg(u, REG_STATE) & STATE_TXFULL); i++)
+		;
+	*reg(u, REG_DATA) = (uint8_t)c;
+}

@@ -1,0 +1,44 @@
+/* nRF51 UART driver (see uart_nrf51.h). Registers from the nRF51 Series Reference Manual v3.0,
+ * chapter 29 (UART). QEMU's model (hw/char/nrf51_uart.c) sends only after ENABLE = 4 and
+ * STARTTX, as the chip does. */
+#include "uart_nrf51.h"
+
+#define TASKS_STARTTX 0x008
+#define EVENTS_TXDRDY 0x11c
+#define REG_ENABLE 0x500
+#define REG_PSELTXD 0x50c
+#define REG_PSELRXD 0x514
+#define REG_TXD 0x51c
+#define REG_BAUDRATE 0x524
+#define REG_CONFIG 0x56c /* no parity, no flow control: 0 */
+#define ENABLE_UART 4u
+#define PUTC_SPINS 1000000u
+
+#define UART(con) ((const struct nrf51_uart *)(con)) /* con is the first member */
+
+static inline volatile uint32_t *reg(const struct nrf51_uart *u, unsigned off)
+{
+	return (volatile uint32_t *)(u->base + off);
+}
+
+void nrf51_uart_init(struct bm_console *con)
+{
+	const struct nrf51_uart *u = UART(con);
+	*reg(u, REG_ENABLE) = 0;
+	*reg(u, REG_PSELTXD) = u->txd_pin;
+	*reg(u, REG_PSELRXD) = u->rxd_pin;
+	*reg(u, REG_BAUDRATE) = u->baudrate;
+	*reg(u, REG_CONFIG) = 0;
+	*reg(u, REG_ENABLE) = ENABLE_UART;
+	*reg(u, EVENTS_TXDRDY) = 0;
+	*reg(u, TASKS_STARTTX) = 1;
+}
+
+void nrf51_uart_putc(struct bm_console *con, char c)
+{
+	const struct nrf51_uart *u = UART(con);
+	*reg(u, REG_TXD) = (uint8_t)c;
+	for (unsigned i = 0; i < PUTC_SPINS && !*reg(u, EVENTS_TXDRDY); i++)
+		;
+	*reg(u, EVENTS_TXDRDY) = 0;
+}

@@ -1,0 +1,44 @@
+/* STM32 USART driver (see uart_stm32.h). Registers from RM0368 (STM32F401), section 19.6. */
+#include "uart_stm32.h"
+
+#define REG_SR 0x00
+#define REG_DR 0x04
+#define REG_BRR 0x08
+#define REG_CR1 0x0c
+#define REG_CR2 0x10
+#define REG_CR3 0x14
+#define SR_TXE (1u << 7)
+#define SR_TC (1u << 6)
+#define CR1_RE (1u << 2)
+#define CR1_TE (1u << 3)
+#define CR1_UE (1u << 13)
+#define PUTC_SPINS 1000000u
+
+#define UART(con) ((const struct stm32_usart *)(con)) /* con is the first member */
+
+static inline volatile uint32_t *reg(const struct stm32_usart *u, unsigned off)
+{
+	return (volatile uint32_t *)(u->base + off);
+}
+
+void stm32_usart_init(struct bm_console *con)
+{
+	const struct stm32_usart *u = UART(con);
+	/* Let a character in flight leave before reprogramming (a bootloader may have used it). */
+	for (unsigned i = 0; i < PUTC_SPINS && (*reg(u, REG_CR1) & CR1_UE) && !(*reg(u, REG_SR) & SR_TC); i++)
+		;
+	*reg(u, REG_CR1) = 0;
+	*reg(u, REG_CR2) = 0; /* 1 stop bit */
+	*reg(u, REG_CR3) = 0; /* no flow control */
+	/* 16x oversampling: BRR = f / baud as 12.4 fixed point, i.e. f / baud rounded. */
+	*reg(u, REG_BRR) = (u->clock_hz + u->baud / 2) / u->baud;
+	*reg(u, REG_CR1) = CR1_UE | CR1_TE | CR1_RE; /* 8 data bits, no parity */
+}
+
+void stm32_usart_putc(struct bm_console *con, char c)
+{
+	const struct stm32_usart *u = UART(con);
+	for (unsigned i = 0; i < PUTC_SPINS && !(*reg(u, REG_SR) & SR_TXE); i++)
+		;
+	*reg(u, REG_DR) = (uint8_t)c;
+}

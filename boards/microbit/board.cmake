@@ -1,0 +1,15 @@
+# microbit: BBC micro:bit v1 (nRF51822, Cortex-M0, 16 KiB RAM), and QEMU -machine microbit.
+# No DWT cycle counter: the arch falls back to SysTick (QEMU) or TIMER0 (the chip, which has no
+# SysTick). Read before project(): sets only variables (see boards/template/board.cmake).
+set(BM_ARCH armv7m)
+set(BM_CPU_FLAGS -mcpu=cortex-m0 -mthumb -mfloat-abi=soft)
+set(BM_BOARD_SOURCES board.c ../drivers/uart_nrf51.c ../drivers/nrf51_timer.c)
+set(BM_QEMU qemu-system-arm -machine microbit -nographic -semihosting -kernel @ELF@)
+set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here (a bus error: HardFault); the fault test loads from it
+# Flashing a real micro:bit (configure with -DBM_FOR_HARDWARE=ON): openocd through the on-board
+# DAPLink (CMSIS-DAP). Copying baremark.hex to the MICROBIT drive works too.
+set(BM_FLASH openocd -f interface/cmsis-dap.cfg -f target/nrf51.cfg -c "program @ELF@ verify reset exit")
+# 16 KiB of RAM: the kit's own suite takes smaller inputs (benchmarks/), leaving at least 3 KiB
+# for your own static data (a test holds the kit to it).
+set(BM_SUITE_SMALL ON)
+set(BM_REQUIRE_RAM_FREE 3072)

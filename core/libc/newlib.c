@@ -1,0 +1,126 @@
+/* Built when BM_LIBC=newlib (newlib-nano: --specs=nano.specs): names the C library for the meta
+ * record, and supplies the system calls newlib's stdio, malloc and abort reach, routed to the
+ * board through the port contract: _write to the console (bm_out_char: CR LF on a serial line),
+ * _exit to the board's exit device, _sbrk over the RAM the kit leaves free (after the scratch),
+ * and the rest as a single process with no files. The core calls none of them; benchmarks may
+ * (printf, malloc). No crt0: core/crt/bm_crt.c starts the kit, so newlib's own start-up symbols
+ * (__bss_start__, __stack, end) are not needed. */
+#include <errno.h>
+#include <newlib.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "bm/out.h"
+#include "bm/port.h"
+
+#ifdef _NANO_FORMATTED_IO
+const char bm_libc_name[] = "newlib " _NEWLIB_VERSION " (nano)";
+#else
+const char bm_libc_name[] = "newlib " _NEWLIB_VERSION;
+#endif
+
+/* Nothing to set up: newlib-nano keeps its state in a static struct _reent (.data/.bss), and
+ * its stdio opens on first use. */
+void bm_libc_init(void)
+{
+}
+
+int _write(int fd, const char *buf, int len);
+int _read(int fd, char *buf, int len);
+int _close(int fd);
+int _lseek(int fd, int offset, int whence);
+int _fstat(int fd, struct stat *st);
+int _isatty(int fd);
+int _kill(int pid, int sig);
+int _getpid(void);
+void *_sbrk(ptrdiff_t incr);
+__attribute__((noreturn)) void _exit(int status);
+
+/* stdout and stderr go to the console; there is nothing else to write to. */
+int _write(int fd, const char *buf, int len)
+{
+	if (fd != 1 && fd != 2) {
+		errno = EBADF;
+		return -1;
+	}
+	for (int i = 0; i < len; i++)
+		bm_out_char(buf[i]);
+	return len;
+}
+
+/* The console is transmit-only: stdin is always at its end. */
+int _read(int fd, char *buf, int len)
+{
+	(void)fd;
+	(void)buf;
+	(void)len;
+	return 0;
+}
+
+int _close(int fd)
+{
+	(void)fd;
+	errno = EBADF;
+	return -1;
+}
+
+int _lseek(int fd, int offset, int whence)
+{
+	(void)fd;
+	(void)offset;
+	(void)whence;
+	errno = ESPIPE;
+	return -1;
+}
+
+/* The standard streams are character devices (line-buffered, like a terminal). */
+int _fstat(int fd, struct stat *st)
+{
+	(void)fd;
+	st->st_mode = S_IFCHR;
+	return 0;
+}
+
+int _isatty(int fd)
+{
+	return fd >= 0 && fd <= 2;
+}
+
+/* abort() raises SIGABRT through _kill: end the run as a failure would. */
+int _kill(int pid, int sig)
+{
+	(void)pid;
+	(void)sig;
+	bm_out_str("\n*** baremark: the C library called abort()\n");
+	bm_board_exit(BM_EXIT_FAIL);
+}
+
+int _getpid(void)
+{
+	return 1;
+}
+
+void _exit(int status)
+{
+	bm_board_exit(status);
+}
+
+/* The heap: the free RAM after the scratch, up to the end of RAM (linker/common.ld:
+ * __ram_free is its size, an absolute symbol). */
+extern char __bm_scratch_end[], __ram_free[];
+
+void *_sbrk(ptrdiff_t incr)
+{
+	static uintptr_t brk;
+	uintptr_t start = (uintptr_t)__bm_scratch_end, limit = start + (uintptr_t)__ram_free;
+	if (!brk)
+		brk = start;
+	if (incr < 0 ? (uintptr_t)-incr > brk - start : (uintptr_t)incr > limit - brk) {
+		errno = ENOMEM;
+		return (void *)-1;
+	}
+	uintptr_t old = brk;
+	brk += (uintptr_t)incr;
+	return (void *)old;
+}
