@@ -50,10 +50,12 @@ static inline __attribute__((always_inline)) void bm_body_overhead_probe(void)
 void bm_measure_overhead(struct bm_overhead *oh)
 {
 	struct bm_delta d;
+	struct arch_snap first, last;
 	(void)overhead_verify;
 	oh->cycles = UINT64_MAX;
 	oh->instret = UINT64_MAX;
 	oh->cycles_max = 0;
+	arch_snap_end(&first);
 	for (unsigned i = 0; i < OVERHEAD_PROBES; i++) {
 		bm_batch_overhead_probe(1, &d);
 		if (i < 16)
@@ -65,52 +67,66 @@ void bm_measure_overhead(struct bm_overhead *oh)
 		if (d.instret < oh->instret)
 			oh->instret = d.instret;
 	}
+	arch_snap_end(&last);
+	oh->cycles_advance = last.cycles != first.cycles;
 }
 
-void bm_estimate_clock(struct bm_clock *clk)
+/* A timer read just after the timer ticked, with the cycle counter read right after it: both
+ * readings then start (or end) a window on a tick edge, so a window's tick count is short by
+ * less than one tick. A timer that does not tick gives up after 2^24 reads and reads 0 cycles. */
+static uint64_t timer_edge(struct bm_timer *timer, uint64_t *cycles)
 {
-	clk->cycle_hz = 0;
-	clk->window_ticks = 0;
-	clk->cycles_advance = 1;
+	struct arch_snap c;
+	uint64_t t0 = timer->read(timer), t1 = t0;
+	for (uint32_t spins = 0; t1 == t0 && spins < (1u << 24); spins++)
+		t1 = timer->read(timer);
+	arch_snap_end(&c);
+	*cycles = t1 == t0 ? 0 : c.cycles;
+	return t1;
+}
+
+void bm_clock_open(struct bm_clock *clk)
+{
 	struct bm_timer *timer = bm_port_timer();
-	if (!timer) {
-		struct arch_snap a, b;
-		arch_snap_begin(&a);
-		for (volatile int i = 0; i < 1000; i++)
-			;
-		arch_snap_end(&b);
-		clk->cycles_advance = b.cycles != a.cycles;
-		return;
+	clk->open = 0;
+	if (timer) {
+		clk->open_ticks = timer_edge(timer, &clk->open_cycles);
+		clk->open = clk->open_cycles != 0;
 	}
-	/* 10 ms of timer time, starting on a tick edge so the count is not short by up to a tick. */
-	uint64_t window = timer->hz / 100;
-	if (window == 0)
-		window = 1;
-	uint64_t t0 = timer->read(timer), t1;
-	while ((t1 = timer->read(timer)) == t0)
-		;
-	struct arch_snap c0, c1;
-	arch_snap_begin(&c0);
-	uint64_t t2;
-	while ((t2 = timer->read(timer)) - t1 < window)
-		;
-	arch_snap_end(&c1);
-	uint64_t cycles = c1.cycles - c0.cycles;
-	clk->window_ticks = t2 - t1;
-	clk->cycles_advance = cycles != 0;
-	clk->cycle_hz = bm_muldiv64(cycles, timer->hz, clk->window_ticks);
 }
 
-static uint64_t isqrt64(uint64_t v)
+void bm_clock_close(struct bm_clock *clk)
 {
-	return bm_u128_isqrt(bm_u128_from64(v));
+	struct bm_timer *timer = bm_port_timer();
+	uint64_t cycles;
+	if (!timer || !clk->open)
+		return;
+	clk->open = 0;
+	uint64_t ticks = timer_edge(timer, &cycles) - clk->open_ticks;
+	if (!cycles || !ticks)
+		return;
+	clk->window_ticks += ticks;
+	clk->window_cycles += cycles - clk->open_cycles;
+	clk->cycle_hz = bm_muldiv64(clk->window_cycles, timer->hz, clk->window_ticks);
+}
+
+void bm_clock_spin(struct bm_clock *clk, uint32_t ms)
+{
+	struct bm_timer *timer = bm_port_timer();
+	if (!timer)
+		return;
+	bm_clock_open(clk);
+	uint64_t until = clk->open_ticks + bm_muldiv64(timer->hz, ms, 1000) + 1;
+	for (uint32_t spins = 0; timer->read(timer) - until > (UINT64_MAX >> 1) && spins < (1u << 30); spins++)
+		;
+	bm_clock_close(clk);
 }
 
 int bm_window_settled(const uint64_t *w, unsigned n, uint32_t cv_ppm)
 {
 	if (n < 2)
 		return 0;
-	/* Scale down so squares fit in 64 bits; 24 significant bits is plenty for a CV test. */
+	/* Scale down so the sums fit in 64 bits; 24 significant bits is plenty for a CV test. */
 	uint64_t mx = 0;
 	for (unsigned i = 0; i < n; i++)
 		if (w[i] > mx)
@@ -127,17 +143,26 @@ int bm_window_settled(const uint64_t *w, unsigned n, uint32_t cv_ppm)
 		uint64_t d = x > mean ? x - mean : mean - x;
 		ss += d * d;
 	}
-	uint64_t sd = isqrt64(ss / (n - 1));
-	/* stddev / mean <= cv_ppm / 1e6 */
-	return sd * 1000000u <= (uint64_t)cv_ppm * mean;
+	/* stddev / mean <= cv_ppm / 1e6, squared so no square root is needed (this runs after every
+	 * warm-up batch): var x 1e12 <= (cv_ppm x mean)^2, exact in 128 bits (var < 2^51, cv x mean < 2^44). */
+	uint64_t cm = (uint64_t)cv_ppm * mean;
+	return bm_u128_cmp(bm_u128_mul64(ss / (n - 1), 1000000000000ull), bm_u128_mul64(cm, cm)) <= 0;
+}
+
+uint64_t bm_cycles_now(void)
+{
+	struct arch_snap s;
+	arch_snap_end(&s);
+	return s.cycles;
 }
 
 /* One batch, overhead subtracted. Returns net cycles; counts batches below the overhead. */
 static uint64_t run_batch(const struct bm_bench *b, uint32_t iters, const struct bm_overhead *oh,
-                          uint64_t *instret, uint32_t *below)
+                          uint64_t *instret, uint32_t *below, struct bm_bench_result *res)
 {
 	struct bm_delta d;
 	b->batch(iters, &d);
+	res->body_cycles += d.cycles;
 	uint64_t net = d.cycles;
 	if (net >= oh->cycles) {
 		net -= oh->cycles;
@@ -149,6 +174,15 @@ static uint64_t run_batch(const struct bm_bench *b, uint32_t iters, const struct
 	if (instret)
 		*instret = d.instret >= oh->instret ? d.instret - oh->instret : 0;
 	return net;
+}
+
+/* The benchmark's own untimed code (setup, verify), its cycles counted apart from the kit's. */
+static int user_call(int (*fn)(void), struct bm_bench_result *res)
+{
+	uint64_t t0 = bm_cycles_now();
+	int r = fn();
+	res->user_cycles += bm_cycles_now() - t0;
+	return r;
 }
 
 const char *const bm_status_names[BM_ST_COUNT] = {
@@ -173,7 +207,7 @@ static int kit_words_intact(const struct bm_kit_state *kit)
  * Runs under bm_run_one's recovery point and watchdog. Returns -1 as soon as the benchmark is
  * seen to have written over the kit's state (nothing computed from it may be used), else 0. */
 static int measure(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
-                   const struct bm_clock *clk, struct bm_kit_state *kit, struct bm_bench_result *res)
+                   struct bm_clock *clk, struct bm_kit_state *kit, struct bm_bench_result *res)
 {
 	struct bm_stats *st = &kit->stats;
 	bm_recover_phase("setup");
@@ -181,11 +215,12 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 		fail(res, BM_ST_FAIL, "no verify step");
 		return 0;
 	}
-	if (b->setup && b->setup() != 0) {
+	if (b->setup && user_call(b->setup, res) != 0) {
 		fail(res, BM_ST_FAIL, "setup failed");
 		return 0;
 	}
 	bm_scratch_seal();
+	bm_clock_open(clk);
 
 	/* Calibration: double until a batch lasts min_batch_cycles (best of two at each step,
 	 * so a cold first run does not stop it early). */
@@ -195,8 +230,8 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 		cap = b->max_iters;
 	uint32_t iters = 1;
 	for (;;) {
-		uint64_t c0 = run_batch(b, iters, oh, 0, 0);
-		uint64_t c1 = run_batch(b, iters, oh, 0, 0);
+		uint64_t c0 = run_batch(b, iters, oh, 0, 0, res);
+		uint64_t c1 = run_batch(b, iters, oh, 0, 0, res);
 		uint64_t c = c0 < c1 ? c0 : c1;
 		if (c >= cfg->min_batch_cycles || iters >= cap || iters > UINT32_MAX / 2)
 			break;
@@ -211,7 +246,7 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 	uint64_t window[WARMUP_WINDOW];
 	uint32_t n = 0;
 	for (;;) {
-		window[n % WARMUP_WINDOW] = run_batch(b, iters, oh, 0, 0);
+		window[n % WARMUP_WINDOW] = run_batch(b, iters, oh, 0, 0, res);
 		n++;
 		if (n >= cfg->warmup_min && n >= WARMUP_WINDOW &&
 		    bm_window_settled(window, WARMUP_WINDOW, cfg->warmup_cv_ppm)) {
@@ -229,7 +264,7 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 		res->core_per_tick_ppm = ai->core_per_tick_ppm();
 
 	bm_recover_phase("verify");
-	if (b->verify() != 0) {
+	if (user_call(b->verify, res) != 0) {
 		fail(res, BM_ST_FAIL, "verify failed (after warm-up)");
 		goto out;
 	}
@@ -238,7 +273,7 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 	struct bm_u128 instret_sum = {0, 0};
 	for (uint32_t s = 0; s < cfg->samples; s++) {
 		uint64_t ins;
-		uint64_t c = run_batch(b, iters, oh, &ins, &res->below_overhead);
+		uint64_t c = run_batch(b, iters, oh, &ins, &res->below_overhead, res);
 		if (!kit_words_intact(kit))
 			return -1;
 		bm_stats_add(st, c);
@@ -246,7 +281,7 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 	}
 	/* The workload must still be right after the timed runs, or no number is reported. */
 	bm_recover_phase("verify");
-	if (b->verify() != 0) {
+	if (user_call(b->verify, res) != 0) {
 		fail(res, BM_ST_FAIL, "verify failed (after the timed samples)");
 		goto out;
 	}
@@ -262,7 +297,9 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 	scaled.hi += instret_sum.hi * 1000;
 	bm_u128_add(&scaled, bm_u128_from64(total_iters.lo / 2));
 	res->instret_milli = bm_u128_divmod(scaled, total_iters, 0).lo;
+	bm_clock_close(clk);
 	if (clk->cycle_hz) {
+		res->cycle_hz = clk->cycle_hz;
 		uint64_t p50 = res->rep.p50.value_milli;
 		res->p50_ns_milli = bm_muldiv64(p50, 1000000000u, clk->cycle_hz);
 		res->mean_ns_milli = bm_muldiv64(res->rep.mean_milli, 1000000000u, clk->cycle_hz);
@@ -271,13 +308,16 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 	}
 out:
 	bm_recover_phase("teardown");
-	if (b->teardown)
+	if (b->teardown) {
+		uint64_t t0 = bm_cycles_now();
 		b->teardown();
+		res->user_cycles += bm_cycles_now() - t0;
+	}
 	return 0;
 }
 
 int bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
-               const struct bm_clock *clk, struct bm_kit_state *kit, struct bm_bench_result *res)
+               struct bm_clock *clk, struct bm_kit_state *kit, struct bm_bench_result *res)
 {
 	*res = (struct bm_bench_result){0};
 	res->ok = 1;

@@ -46,12 +46,14 @@ int bm_run(const struct bm_config *cfg)
 	struct bm_console *con = board_desc.console;
 	if (con && con->init)
 		con->init(con);
+	bm_report_hello(cfg);
 	arch_init();
 	if (board_desc.timer && board_desc.timer->init)
 		board_desc.timer->init(board_desc.timer);
 	struct bm_alarm *alarm = board_desc.alarm;
 	bm_port_alarm = alarm && alarm->arm && alarm->disarm && (!alarm->init || alarm->init(alarm) == 0) ? alarm : 0;
 
+	uint64_t run_start_cycles = bm_cycles_now();
 	struct bm_config eff = *cfg; /* with the calibration target this machine needs */
 	struct bm_run_info run = {.cfg = &eff, .ai = arch_get_info()};
 	for (const struct bm_bench *b = bm_bench_next(0, cfg); b; b = bm_bench_next(b, cfg)) {
@@ -70,13 +72,14 @@ int bm_run(const struct bm_config *cfg)
 	}
 
 	bm_measure_overhead(&run.oh);
-	bm_estimate_clock(&run.clk);
+	if (cfg->min_batch_ns) /* a batch size in time needs the clock before the first benchmark */
+		bm_clock_spin(&run.clk, 1);
 	if (cfg->min_batch_ns && run.clk.cycle_hz)
 		eff.min_batch_cycles = bm_muldiv64(cfg->min_batch_ns, run.clk.cycle_hz, 1000000000u);
 	else if (cfg->min_batch_reads && eff.min_batch_cycles < cfg->min_batch_reads * run.oh.cycles)
 		eff.min_batch_cycles = cfg->min_batch_reads * run.oh.cycles;
 	bm_report_begin(&run);
-	if (!run.clk.cycles_advance) {
+	if (!run.oh.cycles_advance) {
 		bm_out_str("baremark: error: the cycle counter (");
 		bm_out_str(run.ai->cycle_counter);
 		bm_out_str(") does not advance on this core; no figures can be measured\n");
@@ -98,9 +101,12 @@ int bm_run(const struct bm_config *cfg)
 			bm_board_exit(BM_EXIT_TRAP);
 		}
 		tally.by_status[res.status]++;
+		tally.body_cycles += res.body_cycles;
+		tally.user_cycles += res.user_cycles;
 		bm_report_bench_end(&run, b, &res, &kit.stats);
 	}
 	int status = tally.by_status[BM_ST_OK] == run.n ? BM_EXIT_PASS : BM_EXIT_FAIL;
+	tally.run_cycles = bm_cycles_now() - run_start_cycles;
 	bm_report_end(&run, &tally, status);
 	return status;
 }

@@ -7,6 +7,7 @@
 #include "arch/pio.h"
 #include "bm/out.h"
 #include "bm/port.h"
+#include "bm/wide.h"
 
 uint8_t arch_x86_has_rdtscp;
 
@@ -135,7 +136,8 @@ static void wrmsr(uint32_t msr, uint64_t v)
 
 /* Enables the LAPIC with its timer masked, the legacy 8259 PICs and the LAPIC's other inputs
  * masked (the watchdog is the only interrupt the kit takes), and measures the timer's rate
- * against the board's timer over 1 ms (QEMU's runs at 1 GHz / divisor; hardware varies). */
+ * against the board's timer over 100 us (QEMU's runs at 1 GHz / divisor; hardware varies): a
+ * watchdog needs the rate within a few percent, and 100 us of HPET is over a thousand ticks. */
 static int lapic_init(struct bm_alarm *a)
 {
 	(void)a;
@@ -154,11 +156,12 @@ static int lapic_init(struct bm_alarm *a)
 	*lapic(LAPIC_LVT_ERROR) = LVT_MASKED;
 	*lapic(LAPIC_LVT_TIMER) = LVT_MASKED | VECTOR_WATCHDOG;
 	*lapic(LAPIC_TIMER_DIV) = 0x3; /* divide by 16 */
-	uint64_t window = t->hz / 1000 ? t->hz / 1000 : 1, t0 = t->read(t);
+	uint64_t window = t->hz / 10000 ? t->hz / 10000 : 1, t0 = t->read(t), t1;
 	*lapic(LAPIC_TIMER_INIT) = UINT32_MAX;
-	while (t->read(t) - t0 < window)
+	while ((t1 = t->read(t)) - t0 < window)
 		;
-	lapic_ticks_per_ms = UINT32_MAX - *lapic(LAPIC_TIMER_CUR);
+	uint64_t counted = UINT32_MAX - *lapic(LAPIC_TIMER_CUR);
+	lapic_ticks_per_ms = (uint32_t)bm_muldiv64(counted, t->hz, (t1 - t0) * 1000);
 	*lapic(LAPIC_TIMER_INIT) = 0;
 	return lapic_ticks_per_ms ? 0 : -1;
 }
@@ -190,9 +193,9 @@ struct bm_alarm arch_lapic_alarm = {
 /* ---- TSC frequency and core/TSC ratio ---- */
 
 #define PIT_HZ 1193182u
-#define PIT_LATCH (PIT_HZ / 100u) /* 10 ms */
+#define PIT_LATCH (PIT_HZ / 1000u) /* 1 ms: 1193 PIT ticks, within 0.1%, enough for a cross-check */
 
-/* TSC ticks over 10 ms of PIT channel 2 (mode 0, gate via port 0x61, OUT2 polled in bit 5),
+/* TSC ticks over 1 ms of PIT channel 2 (mode 0, gate via port 0x61, OUT2 polled in bit 5),
  * scaled to Hz. Works with interrupts off and needs no IRQ set-up. 0 if OUT2 never rises. */
 static uint64_t pit_calibrate_tsc_hz(void)
 {
@@ -214,14 +217,11 @@ static uint64_t pit_calibrate_tsc_hz(void)
  * parallel, so the chain's length in core cycles is known whatever the clock. */
 #define CHAIN_ADDS 8u
 
-/* TSC ticks for `core_cycles` core cycles of a dependent add chain, measured now. */
-static uint64_t delay_loop_ticks(uint32_t core_cycles)
+/* TSC ticks for n iterations of the chain (8 n core cycles), best of 2 (the first also warms). */
+static uint64_t chain_ticks(uint32_t n)
 {
-	uint32_t n = core_cycles / CHAIN_ADDS;
-	if (n == 0)
-		n = 1;
 	uint64_t best = UINT64_MAX;
-	for (int rep = 0; rep < 5; rep++) { /* best of 5: the first run also warms the loop */
+	for (int rep = 0; rep < 2; rep++) {
 		struct arch_snap a, b;
 		uint64_t acc = 0;
 		uint32_t k = n;
@@ -243,12 +243,16 @@ static uint64_t delay_loop_ticks(uint32_t core_cycles)
 /* Core cycles per TSC tick in parts per million (1000000 = the TSC runs at the core clock),
  * measured now with the dependent add chain (x86 cores do one dependent add per cycle). The
  * harness calls it before each benchmark (arch_info.core_per_tick_ppm), so a frequency change
- * during the run shows up in the figures of the benchmark it hit. */
+ * during the run shows up in the figures of the benchmark it hit. The chain is timed at two
+ * lengths and the difference taken, so the counter's own read cost (~100 ticks with the
+ * serialising cpuid) cancels: 4,096 core cycles then give the ratio within about 0.5% (the read's
+ * jitter), at a tenth of the instructions of one long chain read plainly (which had to be 80,000
+ * cycles long and was 6% of a deterministic run's instructions). */
 static uint32_t core_per_tick_ppm(void)
 {
-	const uint32_t cycles = 80000; /* ~20-40 us on hardware; long next to the ~100-tick read cost */
-	uint64_t ticks = delay_loop_ticks(cycles);
-	return ticks ? (uint32_t)((uint64_t)cycles * 1000000u / ticks) : 0;
+	const uint32_t n = 512; /* 4,096 core cycles */
+	uint64_t t1 = chain_ticks(n), t2 = chain_ticks(2 * n);
+	return t2 > t1 ? (uint32_t)((uint64_t)n * CHAIN_ADDS * 1000000u / (t2 - t1)) : 0;
 }
 
 /* ---- facts ---- */

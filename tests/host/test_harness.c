@@ -104,8 +104,8 @@ static void run_named(const char *name, struct bm_config *cfg, struct bm_bench_r
 {
 	struct bm_overhead oh;
 	struct bm_clock clk;
+	clk = (struct bm_clock){0};
 	bm_measure_overhead(&oh);
-	bm_estimate_clock(&clk);
 	bm_guard_kit_init(&kit);
 	BM_CHECK_EQ_U64(bm_run_one(find(name), cfg, &oh, &clk, &kit, res), 0);
 }
@@ -258,11 +258,38 @@ static void window_cv(void)
 static void clock_estimate(void)
 {
 	fake_reset();
-	struct bm_clock clk;
-	bm_estimate_clock(&clk);
-	BM_CHECK(clk.cycles_advance);
-	/* The fake timer ticks once per 100 cycles at 10 MHz: a 1 GHz core, within 0.1%. */
-	BM_CHECK(clk.cycle_hz > 999000000u && clk.cycle_hz < 1001000000u);
+	struct bm_clock clk = {0};
+	struct bm_overhead oh;
+	bm_measure_overhead(&oh);
+	BM_CHECK(oh.cycles_advance);
+	/* The fake timer ticks once per 100 cycles at 10 MHz: a 1 GHz core. A window opens and
+	 * closes on tick edges, so it is short by less than a tick: exact here after whole ticks. */
+	bm_clock_open(&clk);
+	BM_CHECK(clk.open);
+	BM_CHECK_EQ_U64(clk.cycle_hz, 0); /* nothing to estimate from yet */
+	fake_cycles += 1000000; /* 1 ms of "work" */
+	bm_clock_close(&clk);
+	BM_CHECK(clk.window_ticks >= 10000 && clk.window_ticks <= 10002);
+	BM_CHECK(clk.cycle_hz > 999900000u && clk.cycle_hz < 1000100000u);
+	/* What happens between windows (a benchmark's setup writing the counter) is not counted. */
+	fake_cycles += 123456789;
+	bm_clock_open(&clk);
+	fake_cycles += 9000000;
+	bm_clock_close(&clk);
+	BM_CHECK(clk.window_ticks >= 100000 && clk.window_ticks <= 100004);
+	BM_CHECK(clk.cycle_hz > 999990000u && clk.cycle_hz < 1000010000u);
+	/* A window left open by a fault is dropped by the next open. */
+	bm_clock_open(&clk);
+	fake_cycles += 55555555;
+	bm_clock_open(&clk);
+	fake_cycles += 1000000;
+	bm_clock_close(&clk);
+	BM_CHECK(clk.cycle_hz > 999990000u && clk.cycle_hz < 1000010000u);
+	/* A time-based batch size asks for an estimate before the first benchmark: 1 ms of spin. */
+	struct bm_clock c2 = {0};
+	bm_clock_spin(&c2, 1);
+	BM_CHECK(c2.window_ticks >= 10000 && c2.window_ticks <= 10002);
+	BM_CHECK(c2.cycle_hz > 999000000u && c2.cycle_hz < 1001000000u);
 }
 
 static int select_prefix(const char *name, void *ctx)

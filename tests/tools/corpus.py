@@ -98,7 +98,7 @@ def meta_record(n_bench, samples, built_for="qemu-icount", hist=True, **over):
     m = {"type": "meta", "format": 2, "seq": 0, "kit": "baremark", "kit_version": "0.2.0",
          "kit_vcs": "e8ad533", "label": "", "built_for": built_for, "board": "qemu-virt-riscv64",
          "board_facts": {"ram": "128 MiB"}, "console": "ns16550a@0x10000000", "isa": "rv64imac",
-         "cycle_counter": "cycle (rdcycle)", "cycle_unit": "cycles", "cycle_hz": 1000000000,
+         "cycle_counter": "cycle (rdcycle)", "cycle_unit": "cycles",
          "instret_counter": "instret (rdinstret)", "timer": "clint-mtime@0x0200bff8",
          "timer_hz": 10000000, "overhead_cycles": 3, "overhead_cycles_max": 3, "overhead_instret": 5,
          "libc": "picolibc 1.8", "compiler": "GCC 12.2.0", "cflags": "-march=rv64imac_zicsr -O2",
@@ -134,7 +134,7 @@ def write_log(benches, samples=None, built_for="qemu-icount", hist=True, human=T
             f = figures(b.raw, b.iters)
             f["unit"] = m["cycle_unit"]
             r.update(f)
-            r.update({"insns": f["mean"], "p50_ns": f["p50"], "mean_ns": f["mean"],
+            r.update({"insns": f["mean"], "p50_ns": f["p50"], "mean_ns": f["mean"], "cycle_hz": 1000000000,
                       "warmup": {"batches": 8, "settled": True}, "below_overhead": 0,
                       "short_interval": False})
             r.update(b.extra)
@@ -164,8 +164,9 @@ def write_log(benches, samples=None, built_for="qemu-icount", hist=True, human=T
         ok = counts["ok"] == len(benches)
         e = {"type": "end", "format": 2, "seq": seq, "results": len(benches)}
         e.update(counts)
-        e.update({"exit_status": 2 if not benches else 0 if ok else 1, "stack_used_bytes": 2264,
-                  "stack_bytes": 16384})
+        e.update({"exit_status": 2 if not benches else 0 if ok else 1, "run_cycles": 90000000,
+                  "body_cycles": 85000000, "user_cycles": 250000, "cycle_hz": 1000000000,
+                  "clock_ticks": 900000, "stack_used_bytes": 2264, "stack_bytes": 16384})
         lines.append(dump(e))
         if human:
             lines.append(f"baremark: {'PASS' if ok else 'FAIL'} ({counts['ok']}/{len(benches)} benchmarks verified)")
@@ -301,6 +302,7 @@ def value_edits():
         ("end-exit", "end", lambda d: d.update(exit_status=1 - min(1, d["exit_status"]))),
         ("end-results", "end", lambda d: d.update(results=d["results"] + 1, ok=d["ok"] + 1)),
         ("end-stack", "end", lambda d: d.update(stack_used_bytes=d["stack_bytes"])),
+        ("end-cycles", "end", lambda d: d.update(body_cycles=d["run_cycles"] + 1)),
         ("start-index", "start", lambda d: d.update(index=d["of"] + 1)),
         ("fail-with-figures", "failresult", lambda d: d.update(min=Decimal("1.000"))),
         ("trap-no-cause", "trapresult", lambda d: d["trap"].pop("cause")),
@@ -310,7 +312,7 @@ def value_edits():
 
 # Edits that affect more than one subject, with the problems they must give.
 _VALUE_KINDS = {"meta-benchmarks": ["count"], "end-ok": ["end"], "end-results": ["count", "end"],
-                "end-exit": ["end"], "end-stack": ["end"]}
+                "end-exit": ["end"], "end-stack": ["end"], "end-cycles": ["end"]}
 
 
 def corpus(seed=12):

@@ -11,7 +11,7 @@ BUILT_FOR = ("qemu-icount", "qemu", "hardware", "hosted")
 QUANTILES = ("min", "p50", "p90", "p99", "p999", "max")
 # What "only ok carries figures" forbids on any other status.
 FIGURES = QUANTILES + ("mean", "stddev", "cv_ppm", "ci95", "bound_ppm", "tukey", "insns",
-                       "p50_ns", "mean_ns", "ops_per_s", "core_cycles_p50", "core_cycles_mean")
+                       "p50_ns", "mean_ns", "ops_per_s", "cycle_hz", "core_cycles_p50", "core_cycles_mean")
 
 
 def show(v) -> str:
@@ -155,7 +155,7 @@ def check_meta(d: dict) -> list:
     f.str("built_for", choices=BUILT_FOR)
     f.strmap("board_facts")
     f.strmap("arch_facts")
-    for k in ("cycle_hz", "timer_hz", "overhead_instret", "min_batch_cycles", "bench_timeout_ms",
+    for k in ("timer_hz", "overhead_instret", "min_batch_cycles", "bench_timeout_ms",
               "benchmarks", "stats_bytes"):
         f.int(k)
     f.int("samples", lo=1)
@@ -198,6 +198,7 @@ def check_result(d: dict) -> list:
         return f.errs
     f.str("unit", nonempty=True)
     f.int("iters", lo=1)
+    f.int("cycle_hz", required=False)
     n = f.int("n", lo=1)
     q = [(k, f.dec(k)) for k in QUANTILES]
     _order(f, q)
@@ -312,6 +313,16 @@ def check_end(d: dict) -> list:
         f.errs.append("stack_used_bytes and stack_bytes come together (bare metal) or not at all")
     if used is not None and size is not None and used >= size:
         f.errs.append(f"stack_used_bytes = {used} of stack_bytes = {size}: the main stack overflowed")
+    cyc = {k: f.int(k, required=False) for k in ("run_cycles", "body_cycles", "user_cycles")}
+    if any(k in d for k in cyc) and not all(k in d for k in cyc):
+        f.errs.append("run_cycles, body_cycles and user_cycles come together or not at all")
+    elif None not in cyc.values() and cyc["body_cycles"] + cyc["user_cycles"] > cyc["run_cycles"]:
+        f.errs.append(f"body_cycles + user_cycles = {cyc['body_cycles'] + cyc['user_cycles']} > "
+                      f"run_cycles = {cyc['run_cycles']}: parts of the run exceed the run")
+    f.int("cycle_hz", required=False)
+    f.int("clock_ticks", required=False, lo=1)
+    if ("cycle_hz" in d) != ("clock_ticks" in d):
+        f.errs.append("cycle_hz and clock_ticks come together (a timer) or not at all")
     return f.errs
 
 

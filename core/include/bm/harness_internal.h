@@ -14,13 +14,21 @@ struct bm_overhead {
 	uint64_t cycles;      /* minimum over the probe: the amount subtracted from every batch */
 	uint64_t instret;     /* same for instructions retired */
 	uint64_t cycles_max;  /* largest seen, to show how noisy the counter is */
+	int cycles_advance;   /* 0: the cycle counter did not move over the whole probe */
 };
 
-/* Cycle counter frequency, estimated against the board timer. */
+/* Cycle counter frequency, estimated against the board timer over the run itself: each
+ * benchmark's measuring (calibration to its last sample, after its setup) is a window opened and
+ * closed on timer tick edges, and the estimate is the cycles over the ticks of all windows so
+ * far. It costs no spin of its own (a fixed 10 ms spin was 10% of a deterministic run's
+ * instructions), its error (under one tick per window) shrinks as the run goes on, and a
+ * benchmark that writes the counter in its setup (the wrap self-test does) cannot spoil it. */
 struct bm_clock {
-	uint64_t cycle_hz;    /* 0 when the board has no timer */
-	uint64_t window_ticks;
-	int cycles_advance;   /* 0: the cycle counter did not move during the estimate */
+	uint64_t cycle_hz;     /* 0 without a timer, or before the first window closed */
+	uint64_t window_ticks; /* ticks of all closed windows */
+	uint64_t window_cycles;
+	uint64_t open_ticks, open_cycles;
+	int open;              /* a window is open (its first reading was taken) */
 };
 
 /* How a benchmark ended (the result record's "status"). */
@@ -51,7 +59,10 @@ struct bm_bench_result {
 	uint64_t ops_per_s;         /* iterations per second at the median (0 if unknown) */
 	uint64_t p50_ns_milli;      /* median per iteration in ns x1000 (0 if unknown) */
 	uint64_t mean_ns_milli;
+	uint64_t cycle_hz;          /* the clock estimate those were computed with (0: none) */
 	uint32_t core_per_tick_ppm;  /* core cycles per counter tick (0: the counter is the core clock) */
+	uint64_t body_cycles;       /* counter cycles inside the timed batches (all of them: calibration, warm-up, samples) */
+	uint64_t user_cycles;       /* ... in the benchmark's setup, verify and teardown */
 	struct bm_stats_report rep; /* statistics of cycles per iteration */
 };
 
@@ -65,12 +76,16 @@ void bm_scratch_reset(void);
 void bm_scratch_seal(void);
 int bm_scratch_intact(void);
 void bm_measure_overhead(struct bm_overhead *oh);
-void bm_estimate_clock(struct bm_clock *clk);
+/* A window of the clock estimate opens and closes (closing updates cycle_hz). bm_clock_spin is
+ * one window of `ms`, for where a time-based batch size needs the clock before any benchmark. */
+void bm_clock_open(struct bm_clock *clk);
+void bm_clock_close(struct bm_clock *clk);
+void bm_clock_spin(struct bm_clock *clk, uint32_t ms);
 struct bm_kit_state;
 /* Runs one benchmark end to end, filling the kit's (shared) statistics state. Returns 0, or -1
  * when the benchmark wrote over the kit's own state: then nothing about it can be trusted. */
 int bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
-               const struct bm_clock *clk, struct bm_kit_state *kit, struct bm_bench_result *res);
+               struct bm_clock *clk, struct bm_kit_state *kit, struct bm_bench_result *res);
 /* Rolling-CV test used by the warm-up: 1 when stddev/mean of w[0..n) <= cv_ppm. */
 int bm_window_settled(const uint64_t *w, unsigned n, uint32_t cv_ppm);
 
@@ -120,11 +135,20 @@ struct bm_run_info {
 	unsigned name_width; /* longest selected name (the table's first column) */
 };
 
-/* Outcomes so far, by status, for the end record and the closing line. */
+/* Outcomes so far, by status, for the end record and the closing line; where the run's cycles
+ * went, so the kit's own share (everything that is neither a timed batch nor the benchmark's own
+ * setup/verify/teardown) is measured on every run, not guessed. */
 struct bm_tally {
 	unsigned by_status[BM_ST_COUNT];
+	uint64_t run_cycles;  /* from bm_run's start (devices up) to the end record */
+	uint64_t body_cycles;
+	uint64_t user_cycles;
 };
+/* The cycle counter now (a serialised read; cold path). */
+uint64_t bm_cycles_now(void);
 
+/* The first console line, before the arch is brought up. */
+void bm_report_hello(const struct bm_config *cfg);
 void bm_report_begin(const struct bm_run_info *run);
 /* A benchmark starts (its start record, the beginning of its table row). */
 void bm_report_bench_begin(const struct bm_run_info *run, const struct bm_bench *b, unsigned index);
