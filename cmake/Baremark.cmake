@@ -31,7 +31,7 @@ set(BM_CORE_SOURCES ${_bm_core} CACHE INTERNAL "")
 # Variables a board.cmake may set (boards/template/board.cmake documents each one)...
 set(_BM_BOARD_VARS BM_ARCH BM_CPU_FLAGS BM_BOARD_SOURCES BM_BOARD_LIBS BM_BOARD_DEFINES BM_HOSTED
     BM_LIBC_DEFAULT BM_QEMU BM_QEMU_VARIANTS BM_EXIT_MAP BM_FLASH BM_POST_BUILD BM_TEST_BAD_ADDRESS
-    BM_SUITE_SMALL BM_REQUIRE_RAM_FREE CACHE INTERNAL "")
+    BM_SUITE_SMALL BM_SELECT_DEFAULT BM_REQUIRE_RAM_FREE CACHE INTERNAL "")
 # ...and its arch.cmake.
 set(_BM_ARCH_VARS BM_ARCH_SOURCES BM_ARCH_INCLUDE BM_ARCH_FLAGS BM_ARCH_LINK_FLAGS BM_HOSTED_ARCH
     BM_PICOLIBC_TRIPLE BM_QEMU_PACKAGE BM_CROSS BM_ICOUNT_COUNTS_INSNS CACHE INTERNAL "")
@@ -175,7 +175,7 @@ function(_bm_kit_target board libc out)
   target_compile_options(${kit} PRIVATE $<$<COMPILE_LANGUAGE:C>:${BM_KIT_WARN_FLAGS}>)
   target_compile_definitions(${kit} PRIVATE BM_BOARD_NAME="${board}" BM_SAMPLES=${BM_SAMPLES}
                              BM_MIN_BATCH_CYCLES=${BM_MIN_BATCH_CYCLES} BM_KIT_VERSION="${BAREMARK_VERSION}"
-                             BM_BENCH_TIMEOUT_MS=${BM_BENCH_TIMEOUT_MS}
+                             BM_BENCH_TIMEOUT_MS=${BM_BENCH_TIMEOUT_MS} BM_HIST=$<BOOL:${BM_HIST}>
                              ${BM_BOARD_DEFINES})
 endfunction()
 
@@ -269,6 +269,10 @@ function(baremark_add_firmware)
     message(FATAL_ERROR "baremark_add_firmware(${name}): LIBC '${libc}': use picolibc, newlib or none")
   endif()
   set(select "${FW_SELECT}")
+  if(select STREQUAL "")
+    _bm_get(${board} BM_SELECT_DEFAULT) # the board's default suite (e.g. smaller on 16 KiB parts)
+    set(select "${BM_SELECT_DEFAULT}")
+  endif()
   set(label "${FW_LABEL}")
   if(NOT label)
     set(label "${BM_LABEL}")

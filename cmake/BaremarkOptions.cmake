@@ -8,6 +8,7 @@ set(BM_OPT "-O2" CACHE STRING "Optimisation flag of the kit and the benchmarks (
 set(BM_QEMU_ICOUNT ON CACHE STRING "Run QEMU deterministically (-icount shift=0,sleep=off): cycles = instructions")
 set(BM_FOR_HARDWARE OFF CACHE STRING "Build for the real board, not its QEMU model (records say built_for=hardware)")
 set(BM_SAMPLES 1000 CACHE STRING "Timed batches per benchmark")
+set(BM_HIST ON CACHE STRING "A hist record (the whole distribution) after each ok result; OFF for slow links")
 set(BM_MIN_BATCH_CYCLES 2000 CACHE STRING "Calibration: a timed batch lasts at least this many cycles")
 set(BM_QEMU_TIMEOUT 120 CACHE STRING "Seconds a QEMU run may take before the runner kills it")
 set(BM_BENCH_TIMEOUT_MS 10000 CACHE STRING "Watchdog: a benchmark's time budget in ms, setup to teardown (0: none)")
@@ -18,7 +19,7 @@ set(BM_THIRD_PARTY_DIRS "" CACHE STRING "Folders of benchmark code you do not ow
 set(BM_WARN_FLAGS "-Wall;-Wextra;-Werror" CACHE STRING "Warning flags for your own benchmark sources")
 
 # Booleans: CMake's own truth values only, so "maybe" or "yes please" is refused, not read as OFF.
-foreach(_opt BM_QEMU_ICOUNT BM_FOR_HARDWARE)
+foreach(_opt BM_QEMU_ICOUNT BM_FOR_HARDWARE BM_HIST)
   string(TOUPPER "${${_opt}}" _v)
   if(NOT _v MATCHES "^(ON|OFF|TRUE|FALSE|YES|NO|Y|N|1|0)$")
     message(FATAL_ERROR "${_opt}='${${_opt}}' is not a boolean: use ON or OFF.")

@@ -14,10 +14,31 @@ void bm_out_char(char c)
 	bm_port_putc(c);
 }
 
+void bm_out_mem(const char *s, size_t n)
+{
+	const struct bm_console *con = board_desc.console;
+	int crlf = con && !con->lf_only;
+	while (n) {
+		size_t k = 0;
+		if (crlf)
+			while (k < n && s[k] != '\n')
+				k++;
+		else
+			k = n;
+		if (k)
+			bm_port_write(s, k);
+		if (k < n) {
+			bm_port_write("\r\n", 2);
+			k++;
+		}
+		s += k;
+		n -= k;
+	}
+}
+
 void bm_out_str(const char *s)
 {
-	while (*s)
-		bm_out_char(*s++);
+	bm_out_mem(s, bm_strlen(s));
 }
 
 size_t bm_strlen(const char *s)

@@ -5,22 +5,49 @@
 #include "bm/crc32.h"
 #include "bm/out.h"
 
+static void flush(struct bm_record *r)
+{
+	bm_out_mem(r->buf, r->len);
+	r->len = 0;
+}
+
 static void put(struct bm_record *r, char c)
 {
-	r->crc = bm_crc32_update(r->crc, &c, 1);
-	bm_out_char(c);
+	r->crc = bm_crc32_step(r->crc, (uint8_t)c); /* kept inverted until the end */
+	r->buf[r->len++] = c;
+	if (r->len == BM_RECORD_CHUNK)
+		flush(r);
 }
 
 static void put_raw(struct bm_record *r, const char *s)
 {
-	while (*s)
-		put(r, *s++);
+	uint32_t crc = r->crc;
+	for (; *s; s++) {
+		crc = bm_crc32_step(crc, (uint8_t)*s);
+		r->buf[r->len++] = *s;
+		if (r->len == BM_RECORD_CHUNK)
+			flush(r);
+	}
+	r->crc = crc;
 }
 
-static void put_string(struct bm_record *r, const char *s)
+/* Whether a string goes into JSON as it is (nothing to escape). */
+static int plain(const char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* s with JSON's escapes, without quotes. */
+static void put_escaped(struct bm_record *r, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
-	put(r, '"');
+	if (plain(s)) {
+		put_raw(r, s);
+		return;
+	}
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (c == '"' || c == '\\') {
@@ -34,16 +61,37 @@ static void put_string(struct bm_record *r, const char *s)
 			put(r, (char)c);
 		}
 	}
+}
+
+static void put_string(struct bm_record *r, const char *s)
+{
+	put(r, '"');
+	put_escaped(r, s);
 	put(r, '"');
 }
 
+/* ,"key": -- as one piece when the key is a short plain name (every key of the kit's). */
 static void key(struct bm_record *r, const char *k)
 {
+	char b[48];
+	size_t n = 0, len = bm_strlen(k);
 	if (r->need_comma)
-		put(r, ',');
-	put_string(r, k);
-	put(r, ':');
+		b[n++] = ',';
 	r->need_comma = 1;
+	b[n++] = '"';
+	if (len < sizeof b - 4 && plain(k)) {
+		for (size_t i = 0; i < len; i++)
+			b[n++] = k[i];
+		b[n++] = '"';
+		b[n++] = ':';
+		b[n] = '\0';
+		put_raw(r, b);
+		return;
+	}
+	b[n] = '\0';
+	put_raw(r, b);
+	put_escaped(r, k);
+	put_raw(r, "\":");
 }
 
 static uint32_t next_seq;
@@ -55,8 +103,9 @@ void bm_rec_begin(struct bm_record *r, const char *type)
 		m++, t++;
 	if (*m == *t) /* a meta record starts a boot */
 		next_seq = 0;
-	r->crc = 0;
+	r->crc = ~0u;
 	r->need_comma = 0;
+	r->len = 0;
 	put(r, '{');
 	bm_rec_str(r, "type", type);
 	bm_rec_u64(r, "format", BM_RECORD_FORMAT);
@@ -107,6 +156,12 @@ void bm_rec_milli128(struct bm_record *r, const char *k, struct bm_u128 milli)
 	put_raw(r, b);
 }
 
+void bm_rec_num(struct bm_record *r, const char *k, const char *digits)
+{
+	key(r, k);
+	put_raw(r, digits);
+}
+
 /* An array element: a comma first unless it is the first in its array. */
 static void elem(struct bm_record *r)
 {
@@ -131,10 +186,11 @@ void bm_rec_elem_array_begin(struct bm_record *r)
 
 void bm_rec_elem_u64(struct bm_record *r, uint64_t value)
 {
-	char b[BM_FMT_NUM_MAX];
-	bm_fmt_u64(b, value);
-	elem(r);
-	put_raw(r, b);
+	char b[BM_FMT_NUM_MAX + 1];
+	b[0] = ',';
+	bm_fmt_u64(b + 1, value);
+	put_raw(r, r->need_comma ? b : b + 1);
+	r->need_comma = 1;
 }
 
 void bm_rec_array_end(struct bm_record *r)
@@ -162,7 +218,8 @@ void bm_rec_end(struct bm_record *r)
 	if (r->need_comma)
 		put(r, ',');
 	/* The CRC covers everything before "crc":, so take it now and stop feeding it. */
-	bm_fmt_hex(b, r->crc, 8);
+	bm_fmt_hex(b, ~r->crc, 8);
+	flush(r);
 	bm_out_str("\"crc\":\"");
 	bm_out_str(b);
 	bm_out_str("\"}\n");

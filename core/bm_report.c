@@ -33,6 +33,11 @@ static int want_records(const struct bm_run_info *run)
 	return (run->cfg->format & BM_FORMAT_RECORDS) != 0;
 }
 
+static int want_hist(const struct bm_run_info *run)
+{
+	return want_records(run) && (run->cfg->format & BM_FORMAT_HIST) != 0;
+}
+
 static void out_line(const char *label, const char *value)
 {
 	bm_out_padded(label, LABEL_WIDTH, 0);
@@ -187,7 +192,7 @@ static void meta_record(const struct bm_run_info *run)
 	bm_rec_u64(&r, "min_batch_cycles", run->cfg->min_batch_cycles);
 	bm_rec_u64(&r, "bench_timeout_ms", bm_port_alarm ? run->cfg->bench_timeout_ms : 0);
 	bm_rec_u64(&r, "benchmarks", run->n);
-	bm_rec_bool(&r, "hist", 0);
+	bm_rec_bool(&r, "hist", want_hist(run));
 	bm_rec_u64(&r, "stats_bytes", sizeof(struct bm_stats));
 	rec_facts(&r, "arch_facts", ai->facts);
 	bm_rec_end(&r);
@@ -363,16 +368,32 @@ static void table_row(const struct bm_run_info *run, const struct bm_bench_resul
 	bm_out_char('\n');
 }
 
+/* The distribution behind an ok result, exactly as the statistics state holds it, so a host
+ * tool can compute any quantile, test or plot from it, and merge runs (docs/records.md, hist). */
+static void hist_record(const struct bm_run_info *run, const struct bm_bench *b,
+                        const struct bm_bench_result *res, const struct bm_stats *st)
+{
+	struct bm_record r;
+	bm_rec_begin(&r, "hist");
+	bm_rec_str(&r, "name", b->name);
+	bm_rec_str(&r, "unit", arch_cycle_unit(run->ai));
+	bm_rec_u64(&r, "div", res->iters);
+	bm_stats_hist_fields(&r, st);
+	bm_rec_end(&r);
+}
+
 void bm_report_bench_end(const struct bm_run_info *run, const struct bm_bench *b,
                          const struct bm_bench_result *res, const struct bm_stats *st)
 {
-	(void)st;
 	if (want_table(run))
 		table_row(run, res);
-	if (want_records(run))
+	if (want_records(run)) {
 		result_record(run, b, res);
-	else
+		if (res->ok && want_hist(run))
+			hist_record(run, b, res, st);
+	} else {
 		bm_port_bench_end(b->name, 0);
+	}
 }
 
 /* The main stack's high-water mark over the run: bytes below the top that no longer hold the

@@ -1,6 +1,7 @@
-/* Report-time wide arithmetic (see bm/wide.h): shift-and-subtract division and digit-by-digit
- * square root over arrays of 32-bit words, so no libgcc helper is needed on any core. The
- * 128-bit entry points run the same code over 4 words. */
+/* Report-time wide arithmetic (see bm/wide.h): division and digit-by-digit square root over
+ * arrays of 32-bit words. A one-word divisor divides word by word with native 64/32 divisions
+ * (libgcc's on 32-bit cores, which the formatter links anyway); otherwise shift and subtract over
+ * the words in use. The 128-bit entry points have their own fast paths. */
 #include "bm/wide.h"
 
 #ifdef __GNUC__
@@ -89,14 +90,28 @@ NO_LIBCALLS static void zero(uint32_t *a, unsigned n)
 NO_LIBCALLS void bm_wide_divmod(uint32_t *q, uint32_t *r, const uint32_t *a, const uint32_t *d, unsigned n)
 {
 	uint32_t rem[BM_WIDE_WORDS];
+	int ta = top_bit(a, n), td = top_bit(d, n);
 	zero(q, n);
 	zero(rem, n);
-	for (int i = top_bit(a, n); i >= 0; i--) {
-		bm_wide_shl1(rem, n);
-		rem[0] |= bit(a, (unsigned)i);
-		if (bm_wide_cmp(rem, d, n) >= 0) {
-			bm_wide_sub(rem, d, n);
-			q[i >> 5] |= 1u << (i & 31);
+	if (td < 32) {
+		/* A one-word divisor: one native 64/32 division per word (schoolbook). */
+		uint64_t x = 0;
+		for (int i = ta < 0 ? -1 : ta / 32; i >= 0; i--) {
+			x = x << 32 | a[i];
+			q[i] = (uint32_t)(x / d[0]);
+			x %= d[0];
+		}
+		rem[0] = (uint32_t)x;
+	} else {
+		/* Shift and subtract over the words in use only: the remainder stays below 2d. */
+		unsigned m = (unsigned)td / 32 + 2 < n ? (unsigned)td / 32 + 2 : n;
+		for (int i = ta; i >= 0; i--) {
+			bm_wide_shl1(rem, m);
+			rem[0] |= bit(a, (unsigned)i);
+			if (bm_wide_cmp(rem, d, m) >= 0) {
+				bm_wide_sub(rem, d, m);
+				q[i >> 5] |= 1u << (i & 31);
+			}
 		}
 	}
 	if (r)
@@ -110,6 +125,8 @@ NO_LIBCALLS void bm_wide_isqrt(uint32_t *root, const uint32_t *a, unsigned n)
 	zero(root, n);
 	zero(rem, n);
 	int top = top_bit(a, n);
+	/* Over the words in use only: root, the trial and the remainder stay within top + 64 bits. */
+	n = top >= 0 && (unsigned)top / 32 + 2 < n ? (unsigned)top / 32 + 2 : n;
 	for (int i = top < 0 ? -1 : top / 2; i >= 0; i--) {
 		/* bring down the next two bits */
 		bm_wide_shl1(rem, n);
@@ -173,8 +190,30 @@ uint64_t bm_wide_sat64(const struct bm_wide *a)
 	return (uint64_t)a->w[1] << 32 | a->w[0];
 }
 
+/* Report-time formatting divides 128-bit values by 10^3, 10^19 or a clock rate thousands of
+ * times per run: those divisors fit 64 bits (most 32), so the quotient comes from native 64-bit
+ * divisions (32-bit digits, schoolbook) instead of 128 rounds of shift-and-subtract, which were
+ * a quarter of a deterministic run's own instructions. Any divisor still works. */
 struct bm_u128 bm_u128_divmod(struct bm_u128 a, struct bm_u128 d, struct bm_u128 *rem)
 {
+	if (d.hi == 0 && a.hi == 0) {
+		struct bm_u128 q = {a.lo / d.lo, 0};
+		if (rem)
+			*rem = bm_u128_from64(a.lo % d.lo);
+		return q;
+	}
+	if (d.hi == 0 && d.lo <= UINT32_MAX) {
+		uint64_t v = d.lo, r = a.hi % v, x;
+		struct bm_u128 q = {0, a.hi / v};
+		x = r << 32 | a.lo >> 32; /* r < v < 2^32: no overflow */
+		q.lo = x / v << 32;
+		r = x % v;
+		x = r << 32 | (uint32_t)a.lo;
+		q.lo |= x / v;
+		if (rem)
+			*rem = bm_u128_from64(x % v);
+		return q;
+	}
 	uint32_t aw[4], dw[4], qw[4], rw[4];
 	from128(aw, a);
 	from128(dw, d);

@@ -60,10 +60,29 @@ void ns16550_init(struct bm_console *con)
 	wr(u, REG_MCR, 0x03); /* DTR, RTS */
 }
 
-void ns16550_putc(struct bm_console *con, char c)
+void ns16550_write(struct bm_console *con, const char *s, size_t n)
 {
 	const struct ns16550 *u = UART(con);
-	for (uint32_t spins = 0; !(rd(u, REG_LSR) & LSR_THRE) && spins < PUTC_SPINS; spins++)
-		;
-	wr(u, REG_THR, (uint8_t)c);
+	if (u->io == &ns16550_mmio8) {
+		/* The common bus without the bus's calls: they were half of each byte's cost, and the
+		 * report's bytes a few percent of a deterministic run. */
+		volatile uint8_t *lsr = (volatile uint8_t *)(u->base + ((uintptr_t)REG_LSR << u->reg_shift));
+		volatile uint8_t *thr = (volatile uint8_t *)u->base;
+		for (; n; n--) {
+			for (uint32_t spins = 0; !(*lsr & LSR_THRE) && spins < PUTC_SPINS; spins++)
+				;
+			*thr = (uint8_t)*s++;
+		}
+		return;
+	}
+	for (; n; n--) {
+		for (uint32_t spins = 0; !(rd(u, REG_LSR) & LSR_THRE) && spins < PUTC_SPINS; spins++)
+			;
+		wr(u, REG_THR, (uint8_t)*s++);
+	}
+}
+
+void ns16550_putc(struct bm_console *con, char c)
+{
+	ns16550_write(con, &c, 1);
 }

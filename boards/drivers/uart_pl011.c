@@ -45,10 +45,17 @@ void pl011_init(struct bm_console *con)
 	*reg(u, REG_CR) = CR_UARTEN | CR_TXE | CR_RXE;
 }
 
-void pl011_putc(struct bm_console *con, char c)
+void pl011_write(struct bm_console *con, const char *s, size_t n)
 {
 	const struct pl011 *u = UART(con);
-	for (unsigned i = 0; i < PUTC_SPINS && (*reg(u, REG_FR) & FR_TXFF); i++)
-		;
-	*reg(u, REG_DR) = (uint8_t)c;
+	for (; n; n--) {
+		for (unsigned i = 0; i < PUTC_SPINS && (*reg(u, REG_FR) & FR_TXFF); i++)
+			;
+		*reg(u, REG_DR) = (uint8_t)*s++;
+	}
+}
+
+void pl011_putc(struct bm_console *con, char c)
+{
+	pl011_write(con, &c, 1);
 }

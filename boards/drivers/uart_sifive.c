@@ -22,10 +22,17 @@ void sifive_uart_init(struct bm_console *con)
 	*reg(u, REG_TXCTRL) = 1;                             /* txen, one stop bit */
 }
 
-void sifive_uart_putc(struct bm_console *con, char c)
+void sifive_uart_write(struct bm_console *con, const char *s, size_t n)
 {
 	const struct sifive_uart *u = UART(con);
-	for (unsigned i = 0; i < PUTC_SPINS && (*reg(u, REG_TXDATA) & 0x80000000u); i++)
-		;
-	*reg(u, REG_TXDATA) = (uint8_t)c;
+	for (; n; n--) {
+		for (unsigned i = 0; i < PUTC_SPINS && (*reg(u, REG_TXDATA) & 0x80000000u); i++)
+			;
+		*reg(u, REG_TXDATA) = (uint8_t)*s++;
+	}
+}
+
+void sifive_uart_putc(struct bm_console *con, char c)
+{
+	sifive_uart_write(con, &c, 1);
 }

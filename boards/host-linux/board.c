@@ -57,7 +57,13 @@ static void process_exit(const struct bm_exit *dev, int status)
 	_exit(status);
 }
 
-static struct bm_console console = {.name = "stdout", .putc = stdout_putc, .lf_only = 1};
+static void stdout_write(struct bm_console *con, const char *s, size_t n)
+{
+	while (n--)
+		stdout_putc(con, *s++);
+}
+
+static struct bm_console console = {.name = "stdout", .putc = stdout_putc, .write = stdout_write, .lf_only = 1};
 static struct bm_timer clock_raw = {
 	.name = "clock_gettime(CLOCK_MONOTONIC_RAW)", .read = clock_read, .hz = 1000000000u,
 };

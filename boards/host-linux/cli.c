@@ -21,6 +21,7 @@ static void usage(FILE *f)
 	        "  --samples N          timed batches per benchmark (default %u)\n"
 	        "  --format console|json|both  console = table only, json = records only\n"
 	        "                       (default both, like a board)\n"
+	        "  --no-hist            no hist records (each ok result's distribution) after the results\n"
 	        "  --cpu N              pin to CPU N (sched_setaffinity) before measuring\n"
 	        "  --help               this text\n\n"
 	        "Exit status: 0 all verified, 1 a benchmark failed, 2 bad option or configuration, 3 trap.\n",
@@ -72,10 +73,12 @@ void host_parse_args(int argc, char **argv, struct host_options *opt)
 			snprintf(name, sizeof name, "%s", a);
 		}
 #define NEED_VALUE() (val ? val : (i + 1 < argc ? argv[++i] : (bad("%s needs a value%s", name, ""), "")))
+#define NO_VALUE() (val ? bad("%s takes no value (got '%s')", name, val) : (void)0)
 		if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
 			usage(stdout);
 			exit(0);
 		} else if (!strcmp(name, "--list")) {
+			NO_VALUE();
 			opt->list = 1;
 		} else if (!strcmp(name, "--filter")) {
 			const char *re = NEED_VALUE();
@@ -113,11 +116,15 @@ void host_parse_args(int argc, char **argv, struct host_options *opt)
 			else
 				bad("--format: '%s' is not console, json or both%s", s, "");
 			opt->format_set = 1;
+		} else if (!strcmp(name, "--no-hist")) {
+			NO_VALUE();
+			opt->no_hist = 1;
 		} else if (!strcmp(name, "--cpu")) {
 			opt->cpu = (int)parse_u32(name, NEED_VALUE(), 0, CPU_SETSIZE - 1);
 		} else {
 			bad("unknown option '%s'%s", a, "");
 		}
 #undef NEED_VALUE
+#undef NO_VALUE
 	}
 }

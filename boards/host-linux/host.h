@@ -18,7 +18,7 @@ void host_add_fact(const char *key, const char *value);
 struct host_options {
 	regex_t filter;
 	int has_filter;
-	int list, format_set, cpu;
+	int list, format_set, cpu, no_hist;
 	uint32_t repetitions, samples, format;
 	double min_time_s;
 };

@@ -59,7 +59,9 @@ int main(int argc, char **argv)
 	if (opt.samples)
 		cfg.samples = opt.samples;
 	if (opt.format_set)
-		cfg.format = opt.format;
+		cfg.format = opt.format | (cfg.format & BM_FORMAT_HIST);
+	if (opt.no_hist)
+		cfg.format &= ~BM_FORMAT_HIST;
 	/* On a shared OS, a batch shorter than 100 counter reads mostly measures the read. */
 	cfg.min_batch_reads = 100;
 	if (opt.min_time_s > 0)

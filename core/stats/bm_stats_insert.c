@@ -1,116 +1,159 @@
-/* Statistics core, the sample path (see bm_stats_internal.h): the exact top-K heap, the fast
- * path's window, exact sums, and bm_stats_init / bm_stats_add / bm_stats_merge. No floating
- * point and no division here. */
+/* Statistics core, the sample path (see bm_stats_internal.h; the fast path is inline in
+ * bm/stats.h): the exact tail of the K largest as a sorted ring, the insert slow paths, the fast
+ * path's window, bm_stats_init and bm_stats_merge. No floating point and no division here. */
 #include "bm_stats_internal.h"
 
-/* ---- heap of the K largest ----------------------------------------------------------------- */
+#if defined(__GNUC__) && !defined(__clang__)
+/* Size first, except bm_st_add_slow (the ascending and descending inputs' per-sample path). */
+#pragma GCC push_options
+#pragma GCC optimize("Os")
+#endif
 
-/* Samples >= the gate go to the heap: all of them while it fills, then those above its minimum.
- * At min = 2^64-1 the gate stays there, so an equal sample takes the heap path, which swaps
- * equal values and leaves both multisets (and so every answer) unchanged. */
-static uint64_t heap_gate(const struct bm_stats *s)
+/* ---- the fast path's window ----------------------------------------------------------------- */
+
+/* The fast path takes a sample v with fast_lo <= v < fast_lo + fast_span: at most the tail's
+ * minimum (else it belongs in the tail), below 2^32 (squares fit 64 bits) and 2^(top+1) (the
+ * top does not rise), at least the histogram's minimum (else it is a new minimum) and 1; with
+ * no CLZ also within the 16 octaves below the top. Recomputed after every slow change; it never
+ * changes a result. The tail's minimum only grows, so a window left behind by a tail insert
+ * stays valid (the next sample above it refreshes it). */
+void bm_st_fast_reset(struct bm_stats *s)
 {
-	if (s->heap_len < K)
+	s->fast_lo = 1;
+	s->fast_span = 0;
+	s->cap = 0;
+	if (s->top == EMPTY_TOP || s->tail_len < K)
+		return; /* every sample takes the slow path */
+	unsigned top = s->top;
+	uint64_t cap = top >= 31 ? 1ull << 32 : 2ull << top, tmin = bm_st_tail_at(s, 0);
+	uint64_t gate = tmin < cap ? tmin + 1 : cap, lo = s->min ? s->min : 1;
+#if !ARCH_HAS_CLZ64
+	unsigned sh = top > 15 ? top - 15 : 0;
+	s->fast_sh = (uint8_t)sh;
+	if (lo >> sh == 0)
+		lo = 1ull << sh;
+#endif
+	if (gate <= lo)
+		return; /* every histogram sample is 2^32 or more */
+	s->fast_lo = lo;
+	s->fast_span = gate - lo;
+	s->cap = cap - 1;
+	s->fast_row = &bm_st_depth[64u * s->wide + 63u - top];
+}
+
+/* ---- the histogram's slow paths ------------------------------------------------------------- */
+
+/* One sample into the histogram, any value: sums, minimum, bins (raising the top). */
+static void hist_place(struct bm_stats *s, uint64_t v)
+{
+	bm_st_sums_add(s, v);
+	if (v < s->min)
+		s->min = v;
+	bm_st_bin_add(s, v, 1);
+}
+
+/* n passes BM_STATS_U16_MAX_N with this sample (the histogram holds <= BM_STATS_U16_MAX_N in
+ * 16-bit counts, so the fold's spill table suffices): widen first, then place it. */
+__attribute__((noinline)) void bm_st_widen_add(struct bm_stats *s, uint64_t v)
+{
+	if (!s->wide)
+		bm_st_widen(s);
+	hist_place(s, v);
+	bm_st_fast_reset(s);
+}
+
+/* A histogram sample the fast path did not take (or the tail's evicted minimum above its cap). */
+__attribute__((noinline)) static void hist_slow(struct bm_stats *s, uint64_t v)
+{
+	if (++s->nc == 0 && !s->wide)
+		bm_st_widen(s);
+	hist_place(s, v);
+	bm_st_fast_reset(s);
+}
+
+/* ---- the tail: the K largest, ascending in a ring ------------------------------------------- */
+
+/* v (above the tail's minimum, below its maximum) into the full tail; returns the minimum it
+ * evicts. The shorter half moves: values above v up (into the freed slot, which becomes the new
+ * top of the ring) or values below v down (into the freed slot at the bottom). */
+__attribute__((noinline)) static uint64_t tail_replace(struct bm_stats *s, uint64_t v)
+{
+	uint64_t *t = s->tail;
+	unsigned m = (s->tail_h + 1u) & KM, j = m, p;
+	uint64_t out = t[m];
+	if (v >= t[(m + K / 2) & KM]) {
+		for (p = s->tail_h; t[p] > v; p = (p - 1u) & KM) {
+			t[j] = t[p];
+			j = p;
+		}
+		s->tail_h = (uint8_t)m;
+	} else {
+		for (p = (m + 1u) & KM; t[p] < v; p = (p + 1u) & KM) {
+			t[j] = t[p];
+			j = p;
+		}
+	}
+	t[j] = v;
+	return out;
+}
+
+/* v into a tail that is not full yet (then the histogram is empty): insertion sort from 0. The
+ * ring's top index stays K-1, whose slot holds UINT64_MAX until the tail is full. */
+static void tail_fill(struct bm_stats *s, uint64_t v)
+{
+	unsigned j = s->tail_len++;
+	for (; j && s->tail[j - 1] > v; j--)
+		s->tail[j] = s->tail[j - 1];
+	s->tail[j] = v;
+}
+
+/* v into the tail (any state): returns 1 and the evicted minimum in *out when one moves out. */
+static int tail_offer(struct bm_stats *s, uint64_t v, uint64_t *out)
+{
+	if (s->tail_len < K) {
+		tail_fill(s, v);
 		return 0;
-	return s->heap[0] + (s->heap[0] != UINT64_MAX);
-}
-
-static void heap_push(struct bm_stats *s, uint64_t v)
-{
-	unsigned i = s->heap_len++;
-	while (i) {
-		unsigned p = (i - 1) >> 1;
-		if (s->heap[p] <= v)
-			break;
-		s->heap[i] = s->heap[p];
-		i = p;
 	}
-	s->heap[i] = v;
-}
-
-/* Replace the minimum (heap full) with v >= it, restoring the heap order. */
-static void heap_replace_top(struct bm_stats *s, uint64_t v)
-{
-	unsigned i = 0, n = s->heap_len;
-	for (;;) {
-		unsigned c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && s->heap[c + 1] < s->heap[c])
-			c++;
-		if (s->heap[c] >= v)
-			break;
-		s->heap[i] = s->heap[c];
-		i = c;
+	unsigned h = s->tail_h;
+	if (v >= s->tail[h]) { /* a new maximum: append, the minimum leaves */
+		h = (h + 1u) & KM;
+		*out = s->tail[h];
+		s->tail[h] = v;
+		s->tail_h = (uint8_t)h;
+	} else {
+		*out = tail_replace(s, v);
 	}
-	s->heap[i] = v;
+	return 1;
 }
 
-/* v into the heap when it belongs there (v >= gate); the value it displaces, if any, goes to
- * the histogram. */
-static void heap_insert(struct bm_stats *s, uint64_t v)
+/* The fast path's histogram insert, out of line for the paths that are not per sample. */
+__attribute__((noinline)) static void hist_fast_call(struct bm_stats *s, uint64_t v)
 {
-	if (s->heap_len < K) {
-		heap_push(s, v);
+	bm_st_hist_fast(s, v);
+}
+
+/* The rest of the slow path: a sample inside the tail's range, the tail filling, or a
+ * histogram sample the window does not cover. */
+__attribute__((noinline)) static void add_rest(struct bm_stats *s, uint64_t v)
+{
+	if (s->tail_len < K) {
+		tail_fill(s, v);
+		if (s->tail_len == K)
+			bm_st_fast_reset(s);
 		return;
 	}
-	uint64_t out = s->heap[0]; /* <= v (equal only at 2^64-1, see heap_gate) */
-	heap_replace_top(s, v);
-	bm_st_hist_insert(s, out, 1);
-}
-
-/* ---- the fast path's geometry ------------------------------------------------------------- */
-
-/* The fast path (bm_stats_add) handles samples below 2^32 and below the heap gate whose octave
- * lies in the top band (the 13 octaves below the top), in 16-bit storage. Recomputed after
- * every slow path; it never changes a result. fast_left caps the fast path's inserts so the
- * switch to 32-bit counts happens in the slow path, exactly when n passes BM_STATS_U16_MAX_N. */
-static void fast_reset(struct bm_stats *s)
-{
-	uint64_t n = bm_stats_count(s);
-	s->n = n;
-	s->fast_left = 0;
-	s->fast_gate = 0;
-	if (s->wide || s->e_top == EMPTY_TOP || s->heap_len < K || n >= BM_STATS_U16_MAX_N)
+	if (v <= s->tail[(s->tail_h + 1u) & KM]) {
+		hist_slow(s, v);
 		return;
-	const struct band *b = &bm_st_geo[0].band[0];
-	unsigned top = s->e_top, lo = top >= b->octaves - 1u ? top - (b->octaves - 1u) : 0;
-	uint64_t g = heap_gate(s);
-	s->fast_gate = g < (1ull << 32) ? g : 1ull << 32;
-	s->fast_lo = (uint8_t)lo;
-	s->fast_k = (uint8_t)(63 - lo);
-	s->fast_lim = (uint16_t)((2u << (top - lo)) - 1);
-	s->fast_off = (uint16_t)(b->start + (b->octaves - 1 - (top - lo)) * b->per_octave);
-	s->fast_left = BM_STATS_U16_MAX_N - n;
-	s->n = n + s->fast_left;
-}
-
-/* ---- sums ----------------------------------------------------------------------------------- */
-
-/* Add lo + 2^64 hi to the sum of squares and move everything from 2^127 up into sq_top, so
- * sq_mid < 2^63 afterwards: the fast path's carries into sq_mid (one per insert, at most
- * BM_STATS_U16_MAX_N of them between two slow paths) can then never overflow it. */
-static void sq_add(struct bm_stats *s, uint64_t lo, uint64_t hi, uint64_t top)
-{
-	s->sq_lo += lo;
-	uint64_t c = s->sq_lo < lo;
-	uint64_t mid = s->sq_mid + hi;
-	uint64_t c2 = mid < hi;
-	mid += c;
-	c2 += mid < c;
-	uint64_t t = s->sq_top + top;
-	unsigned sat = t < top;
-	uint64_t t2 = t + 2 * c2 + (mid >> 63);
-	sat |= t2 < t;
-	s->sq_mid = mid & (UINT64_MAX >> 1);
-	s->sq_top = t2;
-	if (sat) {
-		s->sq_lo = s->sq_mid = s->sq_top = UINT64_MAX;
-		s->flags |= BM_STATS_F_SUM_SATURATED;
 	}
+	uint64_t out = tail_replace(s, v);
+	if (out - 1 < s->cap)
+		hist_fast_call(s, out);
+	else
+		hist_slow(s, out);
 }
 
-/* ---- public: init, add, merge -------------------------------------------------------------- */
+/* ---- public: init, merge -------------------------------------------------------------------- */
 
 BM_NO_LIBCALLS void bm_stats_init(struct bm_stats *s)
 {
@@ -118,77 +161,12 @@ BM_NO_LIBCALLS void bm_stats_init(struct bm_stats *s)
 	for (size_t i = 0; i < sizeof *s; i++)
 		z[i] = 0;
 	s->min = UINT64_MAX;
-	s->e_top = EMPTY_TOP;
-}
-
-/* Everything the fast path does not take: filling or entering the heap, an empty histogram, an
- * octave outside the fast window, a bin passing 65,535, 32-bit counts, values >= 2^32. */
-__attribute__((noinline)) static void add_slow(struct bm_stats *s, uint64_t v)
-{
-	uint64_t n = bm_stats_count(s) + 1;
-	if (n == 0) {
-		n = UINT64_MAX;
-		s->flags |= BM_STATS_F_SUM_SATURATED;
-	}
-	s->n = n;
-	s->fast_left = 0;
-	s->sum.lo += v;
-	s->sum.hi += s->sum.lo < v;
-	struct bm_u128 sq = bm_u128_mul64(v, v);
-	sq_add(s, sq.lo, sq.hi, 0);
-	if (!s->wide && n > BM_STATS_U16_MAX_N)
-		bm_st_widen(s); /* the histogram holds <= n - 1 samples here, see bm_st_widen() */
-	if (v >= heap_gate(s)) {
-		if (v > s->max)
-			s->max = v;
-		if (v < s->min)
-			s->min = v;
-		heap_insert(s, v);
-	} else {
-		if (v < s->min)
-			s->min = v;
-		bm_st_hist_insert(s, v, 1);
-	}
-	fast_reset(s);
-}
-
-/* The fast path counted v (n, sums, min) but could not place it in the histogram. */
-__attribute__((noinline)) static void hist_slow(struct bm_stats *s, uint64_t v)
-{
-	bm_st_hist_insert(s, v, 1);
-	fast_reset(s);
-}
-
-void bm_stats_add(struct bm_stats *s, uint64_t v)
-{
-	uint64_t left = s->fast_left;
-	if (v >= s->fast_gate || left == 0) {
-		add_slow(s, v);
-		return;
-	}
-	s->fast_left = left - 1;
-	/* v < 2^32: the sums cannot overflow their words here (see sq_add). */
-	s->sum.lo += v;
-	s->sum.hi += s->sum.lo < v;
-	uint64_t sq = v * v;
-	s->sq_lo += sq;
-	s->sq_mid += s->sq_lo < sq;
-	if (v < s->min)
-		s->min = v;
-	/* Octave j of v within the fast window: 1 <= w < 2^13, two byte lookups at most. uintptr_t
-	 * throughout: 32-bit temporaries cost sign/zero extensions on 64-bit cores. */
-	uint64_t w = v >> s->fast_lo;
-	if (w - 1 < s->fast_lim) {
-		uintptr_t j = w >> 8 ? 8 + (uintptr_t)bm_st_tab[w >> 8] : (uintptr_t)bm_st_tab[w];
-		uintptr_t t = (uintptr_t)((v << (s->fast_k - j)) >> GRID_SHIFT);
-		uintptr_t p = s->fast_off + j * BM_ST_FINE + bm_st_tab[256 + t - GRID_LO];
-		uint32_t c = s->bins.c16[p] + 1u;
-		if (c >> 16 == 0) {
-			s->bins.c16[p] = (uint16_t)c;
-			return;
-		}
-	}
-	hist_slow(s, v);
+	s->top = EMPTY_TOP;
+	for (unsigned j = 0; j < K; j++)
+		s->tail[j] = UINT64_MAX;
+	s->tail_h = KM;
+	s->nc = 0 - (uint64_t)BM_ST_NC0;
+	bm_st_fast_reset(s);
 }
 
 BM_NO_LIBCALLS void bm_stats_merge(struct bm_stats *dst, const struct bm_stats *src)
@@ -201,47 +179,94 @@ BM_NO_LIBCALLS void bm_stats_merge(struct bm_stats *dst, const struct bm_stats *
 		n = UINT64_MAX;
 		dst->flags |= BM_STATS_F_SUM_SATURATED;
 	}
-	dst->n = n;
-	dst->fast_left = 0;
-	if (bm_u128_add(&dst->sum, src->sum)) {
-		dst->sum.lo = dst->sum.hi = UINT64_MAX;
-		dst->flags |= BM_STATS_F_SUM_SATURATED;
-	}
-	sq_add(dst, src->sq_lo, src->sq_mid, src->sq_top);
 	dst->flags |= src->flags;
-	if (src->min < dst->min)
-		dst->min = src->min;
-	if (src->max > dst->max)
-		dst->max = src->max;
 	/* dst's histogram holds <= dn <= BM_STATS_U16_MAX_N samples while it has 16-bit counts */
 	if (!dst->wide && n > BM_STATS_U16_MAX_N)
 		bm_st_widen(dst);
-
-	/* The K largest of both heaps stay; everything else goes to the histogram. */
-	for (unsigned i = 0; i < src->heap_len; i++) {
-		uint64_t v = src->heap[i];
-		if (v >= heap_gate(dst))
-			heap_insert(dst, v);
-		else
-			bm_st_hist_insert(dst, v, 1);
+	if (!(dst->flags & BM_STATS_F_SUM_SATURATED)) {
+		/* src's histogram sums, folded as bm_st_fold would (both sum_lo and sq_mid < 2^63) */
+		bm_st_fold(dst);
+		uint64_t shi = src->sum_hi + (src->sum_lo >> 63), mt = src->sq_top + (src->sq_mid >> 63);
+		dst->sum_lo += src->sum_lo & (UINT64_MAX >> 1);
+		dst->sq_lo += src->sq_lo;
+		dst->sq_mid += (src->sq_mid & (UINT64_MAX >> 1)) + (dst->sq_lo < src->sq_lo);
+		uint64_t h = dst->sum_hi + shi, t = dst->sq_top + mt;
+		if (shi < src->sum_hi || mt < src->sq_top || h < shi || t < mt) {
+			dst->sum_hi = dst->sq_top = UINT64_MAX;
+			dst->flags |= BM_STATS_F_SUM_SATURATED;
+		} else {
+			dst->sum_hi = h;
+			dst->sq_top = t;
+			bm_st_fold(dst);
+		}
 	}
-	if (src->e_top != EMPTY_TOP) {
+	if (src->top != EMPTY_TOP && src->min < dst->min)
+		dst->min = src->min;
+
+	/* The K largest of both tails stay; everything else goes to the histogram. */
+	for (unsigned j = 0; j < src->tail_len; j++) {
+		uint64_t v = bm_st_tail_at(src, j), out;
+		if (dst->tail_len == K && v <= bm_st_tail_at(dst, 0))
+			hist_place(dst, v);
+		else if (tail_offer(dst, v, &out))
+			hist_place(dst, out);
+	}
+	if (src->top != EMPTY_TOP) {
 		/* Raise dst's top to src's, then every src bin lands whole in one dst bin (dst's
 		 * layout is no finer anywhere: same or higher top, same or wider counts). */
-		const struct layout *L = &bm_st_geo[dst->wide], *LS = &bm_st_geo[src->wide];
 		uint64_t lo, hi;
-		if (dst->e_top == EMPTY_TOP)
-			dst->e_top = src->e_top;
-		else if (src->e_top > dst->e_top) {
-			bm_st_relayout(dst, L, dst->e_top, L, src->e_top);
-			dst->e_top = src->e_top;
+		if (dst->top == EMPTY_TOP)
+			dst->top = src->top;
+		else if (src->top > dst->top) {
+			bm_st_relayout(dst, dst->wide, dst->top, dst->wide, src->top);
+			dst->top = src->top;
 		}
-		for (unsigned i = 0; i < LS->bins; i++) {
+		for (unsigned i = 0; i < NBINS(src->wide); i++) {
 			uint64_t c = bm_st_count_get(src, i);
-			if (c && bm_st_bin_range(LS, src->e_top, i, &lo, &hi))
-				bm_st_count_add(dst, bm_st_bin_of(L, dst->e_top, lo), c);
+			if (c && bm_st_bin_range(src->wide, src->top, i, &lo, &hi))
+				bm_st_count_add(dst, bm_st_bin_of(dst->wide, dst->top, lo), c);
 		}
 	}
-	fast_reset(dst);
+	dst->nc = n - dst->tail_len - BM_ST_NC0;
+	bm_st_fast_reset(dst);
 }
 
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
+
+/* Everything the fast path does not take. The two common cases here, each ending in the fast
+ * path's own code, every call a tail call (no stack frame): a new maximum (ascending input:
+ * append to the ring, the evicted minimum is a fast histogram insert; while the tail fills,
+ * tail[tail_h] is UINT64_MAX, so nothing is above it), and a new minimum inside the window
+ * (descending input). */
+void bm_st_add_slow(struct bm_stats *s, uint64_t v)
+{
+	uintptr_t h = s->tail_h; /* uintptr_t: no zero-extensions on 64-bit cores */
+	if (v > s->tail[h]) {
+		h = (h + 1u) & KM;
+		uint64_t out = s->tail[h];
+		s->tail[h] = v;
+		s->tail_h = (uint8_t)h;
+		/* out was the tail's minimum: >= every histogram sample, so in the top octave or
+		 * above; 1 <= out < 2^32, 2^(top+1) (never while the window is closed) */
+		if (out - 1 < s->cap)
+			bm_st_hist_fast(s, out);
+		else
+			hist_slow(s, out);
+		return;
+	}
+	/* 1 <= v < fast_lo (never while the window is closed: fast_lo is then 1) */
+#if ARCH_HAS_CLZ64
+	if (v - 1 < s->fast_lo - 1) {
+#else
+	if (v - 1 < s->fast_lo - 1 && v >> s->fast_sh) {
+#endif
+		s->fast_span += s->fast_lo - v;
+		s->fast_lo = v;
+		s->min = v;
+		hist_fast_call(s, v);
+		return;
+	}
+	add_rest(s, v);
+}

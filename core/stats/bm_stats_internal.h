@@ -1,18 +1,20 @@
-/* Internals of the statistics core, shared by its three parts: the histogram's layout and
- * counts (bm_stats_layout.c), the insert path and merge (bm_stats_insert.c), and the report
- * (bm_stats_report.c). Design and figures: docs/statistics.md. */
+/* Internals of the statistics core, shared by its parts: the histogram's layout and counts
+ * (bm_stats_layout.c), the insert slow paths, the tail and merge (bm_stats_insert.c), the
+ * report (bm_stats_report.c) and the hist record both ways (bm_stats_record.c). The insert fast
+ * path is in bm/stats.h. Design and figures: docs/statistics.md. */
 #ifndef BM_STATS_INTERNAL_H
 #define BM_STATS_INTERNAL_H
 
 #include "bm/port.h"
 #include "bm/stats.h"
 
-#include "bm_stats_tables.h"
+#include "bm_stats_tables.h" /* constants only here: the tables are used through bm_st_tab_x */
 
 #define K BM_STATS_TOPK
+#define KM (BM_STATS_TOPK - 1) /* ring index mask */
 #define EMPTY_TOP 0xffu
 #define GRID_LO (1u << BM_ST_GRID_BITS)
-#define GRID_SHIFT (63 - BM_ST_GRID_BITS) /* (v << (63 - e)) >> GRID_SHIFT: grid step of v */
+#define BM_ST_HI 341 /* 32-bit counts: bin i's high half is c16[BM_ST_HI + i] */
 
 #if defined(__GNUC__) && !defined(__clang__)
 /* Keep GCC from turning the zeroing/copy loops into memset/memmove calls (no libc here). */
@@ -21,24 +23,17 @@
 #define BM_NO_LIBCALLS
 #endif
 
-/* One band of octaves below the top: `octaves` octaves, each cut into the fine bins >> shift
- * (46, 23 or 6 bins), stored from bin `start` on, lowest octave first. Bands are listed from the
- * top down; below the last band every octave e has the single bin 1 + e, and bin 0 holds the
- * value 0. Bin indices fall as a sample's octave sinks below the top (band by band, and within a
- * band), which is what lets a re-layout run in place (see bm_st_relayout). */
-struct band {
-	uint8_t shift, octaves;
-	uint16_t start, per_octave;
-};
-
-struct layout {
-	uint8_t nbands, deep_octaves; /* one-bin octaves: e < 64 - (octaves in bands) */
-	uint16_t bins;
-	struct band band[3];
-};
-
-#define PER(sh) (((BM_ST_FINE - 1) >> (sh)) + 1)
-extern const struct layout bm_st_geo[2];
+/* The layout, one table for both count widths: entry [64 wide + 63 - d] describes the octave d
+ * below the top: its first bin (<< 6) and the shift that maps a fine bin (0..45) to its bin
+ * within the octave (0: 46 bins, 1: 23, 3: 6, 6: one). Bins are indexed by depth, so the table
+ * does not depend on the top, and a bin's index only falls as the top rises (in-place folds).
+ * Bin 0 holds the value 0. The fast path indexes a row with the octave itself:
+ * row = table + 64 wide + 63 - top, row[e] describes octave e. */
+extern const uint16_t bm_st_depth[128];
+#define DEPTH(w, d) bm_st_depth[64u * (w) + 63u - (d)]
+#define PER(sh) (((BM_ST_FINE - 1u) >> (sh)) + 1u)
+#define NBINS(w) ((w) ? 339u : (unsigned)BM_STATS_SLOTS16)
+extern const uint16_t bm_st_edge_x[BM_ST_FINE + 1];
 
 #if !ARCH_HAS_CLZ64
 /* No count-leading-zeros instruction (the arch says so): GCC would call libgcc's __clzdi2. Two
@@ -59,7 +54,7 @@ static inline unsigned bm_st_msb64(uint64_t v)
 		x >>= 8;
 		r += 8;
 	}
-	return r + bm_st_tab[x];
+	return r + bm_st_tab_x[x];
 }
 #else
 static inline unsigned bm_st_msb64(uint64_t v)
@@ -68,31 +63,45 @@ static inline unsigned bm_st_msb64(uint64_t v)
 }
 #endif
 
-/* Fine bin (0..45) of v >= 1 within its octave e. */
-static inline unsigned bm_st_fine_of(uint64_t v, unsigned e)
+/* Bin of v (its octave e <= top) with counts of width w under top octave top. */
+unsigned bm_st_bin_of(unsigned w, unsigned top, uint64_t v);
+/* Values [lo, hi] of bin i; 0 for a bin that holds no value at this top. */
+int bm_st_bin_range(unsigned w, unsigned top, unsigned i, uint64_t *lo, uint64_t *hi);
+
+/* Counts, whatever the storage (16-bit with spill, or split 32-bit). */
+/* Bin i's count. Inline: the report walks every bin several times. Only 16-bit storage with a
+ * spilled bin (more than 65,535 samples in one bin) needs the spill table's lookup. */
+uint64_t bm_st_count_spilled(const struct bm_stats *s, unsigned i);
+static inline uint64_t bm_st_count_get(const struct bm_stats *s, unsigned i)
 {
-	return bm_st_tab[256 + ((v << (63 - e)) >> GRID_SHIFT) - GRID_LO];
+	if (s->wide)
+		return s->c16[i] | (uint64_t)s->c16[BM_ST_HI + i] << 16;
+	return s->spill_len ? bm_st_count_spilled(s, i) : s->c16[i];
 }
-
-/* Where octave e (<= top) lives under layout L: its first bin, and the shift that maps a fine
- * bin (0..45) to its bin within the octave. */
-unsigned bm_st_block_of(const struct layout *L, unsigned top, unsigned e, unsigned *shift);
-/* Histogram bin of v under layout L with top octave top (v's octave must be <= top). */
-unsigned bm_st_bin_of(const struct layout *L, unsigned top, uint64_t v);
-/* Values [lo, hi] of bin i under layout L with top octave top; 0 for a bin that holds no value. */
-int bm_st_bin_range(const struct layout *L, unsigned top, unsigned i, uint64_t *lo, uint64_t *hi);
-
-/* Counts, whatever the storage (16-bit with spill, or 32-bit). */
-uint64_t bm_st_count_get(const struct bm_stats *s, unsigned i);
 void bm_st_count_set(struct bm_stats *s, unsigned i, uint64_t c);
 void bm_st_count_add(struct bm_stats *s, unsigned i, uint64_t c);
 
-/* Layout changes: fold every bin from layout `from` (top from_top) into `to` (top to_top). */
-void bm_st_relayout(struct bm_stats *s, const struct layout *from, unsigned from_top,
-                    const struct layout *to, unsigned to_top);
+/* Fold every bin from (width fw, top ft) into (width tw, top tt), tt >= ft, tw >= fw. */
+void bm_st_relayout(struct bm_stats *s, unsigned fw, unsigned ft, unsigned tw, unsigned tt);
 /* 16-bit to 32-bit counts, once, when n passes BM_STATS_U16_MAX_N. */
 void bm_st_widen(struct bm_stats *s);
-/* Count c samples of value v in the histogram, raising the top first if v is above it. */
-void bm_st_hist_insert(struct bm_stats *s, uint64_t v, uint64_t c);
+/* Count c samples of value v in the histogram's bins, raising the top first if v is above it
+ * (no sums, no n). */
+void bm_st_bin_add(struct bm_stats *s, uint64_t v, uint64_t c);
+/* Sums: move the fast path's overflow room back (sum_lo, sq_mid < 2^63); add one value. */
+void bm_st_fold(struct bm_stats *s);
+void bm_st_sums_add(struct bm_stats *s, uint64_t v);
+/* The fast path's fields, from the state (after every change the fast path did not make). */
+void bm_st_fast_reset(struct bm_stats *s);
+
+/* The tail ring: logical j (0 = smallest); while it fills, the values are tail[0 .. len) and
+ * tail_h is K-1, so one formula serves both. */
+static inline uint64_t bm_st_tail_at(const struct bm_stats *s, unsigned j)
+{
+	return s->tail[(s->tail_h + 1u + j) & KM];
+}
+
+/* The total sums (histogram + tail) in wide words: sum x (4 words), sum x^2 (7 words). */
+void bm_st_totals(const struct bm_stats *s, struct bm_wide *s1, struct bm_wide *s2);
 
 #endif /* BM_STATS_INTERNAL_H */

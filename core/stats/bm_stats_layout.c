@@ -1,91 +1,69 @@
 /* Statistics core, the histogram itself (see bm_stats_internal.h): its layout anchored at the
- * top octave, bin arithmetic, counts in 16-bit storage with a spill table or in 32-bit storage,
- * and the in-place folds when the top rises or the counts widen. */
+ * top octave, bin arithmetic, counts in 16-bit storage with a spill table or in split 32-bit
+ * storage, the in-place folds when the top rises or the counts widen, and the sums. */
 #include "bm_stats_internal.h"
 
-_Static_assert(K >= 1 && K <= 65535, "BM_STATS_TOPK must be 1..65535");
+#if defined(__GNUC__) && !defined(__clang__)
+/* Nothing here runs per sample (a carry is once per 65,536 increments of a bin, a re-layout
+ * once per octave the top rises): size first. */
+#pragma GCC optimize("Os")
+#endif
+
+_Static_assert(K >= 1 && K <= 128 && (K & (K - 1)) == 0, "BM_STATS_TOPK must be a power of two, 1..128");
 _Static_assert(BM_STATS_SPILL <= 255, "spill_len is 8-bit");
+_Static_assert(BM_ST_GRID_BITS == 9 && BM_ST_FINE == 46, "the insert path assumes 9 grid bits, 46 fine bins");
+_Static_assert(BM_ST_HI + 339 <= BM_STATS_SLOTS16 && BM_ST_HI >= 339, "split 32-bit counts fit");
 
-const struct layout bm_st_geo[2] = {
-	/* 16-bit counts: 13 octaves x 46, 1 x 23, 2 x 6, 48 x 1, and the zero bin: 682 bins */
-	{3, 48, 682, {{0, 13, 84, PER(0)}, {1, 1, 61, PER(1)}, {3, 2, 49, PER(3)}}},
-	/* 32-bit counts: 12 octaves x 23, 2 x 6, 50 x 1, and the zero bin: 339 bins */
-	{2, 50, 339, {{1, 12, 63, PER(1)}, {3, 2, 51, PER(3)}, {0, 0, 0, 0}}},
-};
-_Static_assert(PER(0) == 46 && PER(1) == 23 && PER(3) == 6, "band widths");
-_Static_assert(84 + 13 * 46 == BM_STATS_SLOTS16 && 61 + 23 == 84 && 49 + 12 == 61 && 1 + 48 == 49,
-               "16-bit layout is contiguous");
-_Static_assert(63 + 12 * 23 == 339 && 51 + 12 == 63 && 1 + 50 == 51 && 339 <= BM_STATS_SLOTS16 / 2,
-               "32-bit layout is contiguous and fits");
+/* The one copy of the generated tables, under names the other parts (and the inline insert) can
+ * link to. */
+extern const uint8_t bm_st_tab_x[256 + 512] __attribute__((alias("bm_st_tab")));
+extern const uint16_t bm_st_edge_x[BM_ST_FINE + 1] __attribute__((alias("bm_st_edge")));
 
-/* Deep octaves have one bin (shift 6: 45 >> 6 = 0). */
-unsigned bm_st_block_of(const struct layout *L, unsigned top, unsigned e, unsigned *shift)
+/* 16-bit counts: 13 octaves x 46 bins from bin 84, 1 x 23 from 61, 2 x 6 from 49, one bin per
+ * octave below (bin 64 - d), and the zero bin: 682 bins. 32-bit counts: 12 x 23 from 63, 2 x 6
+ * from 51, one bin per octave below: 339 bins. */
+#define D16(d) ((d) <= 12 ? (84 + (12 - (d)) * 46) << 6 : (d) == 13 ? 61 << 6 | 1                  \
+                : (d) <= 15 ? (49 + (15 - (d)) * 6) << 6 | 3 : (64 - (d)) << 6 | 6)
+#define D32(d) ((d) <= 11 ? (63 + (11 - (d)) * 23) << 6 | 1                                        \
+                : (d) <= 13 ? (51 + (13 - (d)) * 6) << 6 | 3 : (64 - (d)) << 6 | 6)
+#define R8(M, b) M(b + 7), M(b + 6), M(b + 5), M(b + 4), M(b + 3), M(b + 2), M(b + 1), M(b)
+#define R64(M) R8(M, 56), R8(M, 48), R8(M, 40), R8(M, 32), R8(M, 24), R8(M, 16), R8(M, 8), R8(M, 0)
+const uint16_t bm_st_depth[128] = {R64(D16), R64(D32)};
+
+/* Fine bin (0..45) of v >= 1 within its octave e. */
+static unsigned fine_of(uint64_t v, unsigned e)
 {
-	unsigned d = top - e;
-	for (unsigned i = 0; i < L->nbands; i++) {
-		const struct band *b = &L->band[i];
-		if (d < b->octaves) {
-			*shift = b->shift;
-			return b->start + (b->octaves - 1 - d) * b->per_octave;
-		}
-		d -= b->octaves;
-	}
-	*shift = 6;
-	return 1 + e;
+	return bm_st_tab_x[256 + ((v << (63 - e)) >> 54) - GRID_LO];
 }
 
-unsigned bm_st_bin_of(const struct layout *L, unsigned top, uint64_t v)
+unsigned bm_st_bin_of(unsigned w, unsigned top, uint64_t v)
 {
 	if (!v)
 		return 0;
-	unsigned e = bm_st_msb64(v), sh, start = bm_st_block_of(L, top, e, &sh);
-	return start + (bm_st_fine_of(v, e) >> sh);
+	unsigned e = bm_st_msb64(v), d = DEPTH(w, top - e);
+	return (d >> 6) + (fine_of(v, e) >> (d & 63));
 }
 
-/* Values [lo, hi] of grid steps [ta, tb) in octave e. */
-static void grid_range(unsigned e, unsigned ta, unsigned tb, uint64_t *lo, uint64_t *hi)
-{
-	if (e >= BM_ST_GRID_BITS) {
-		*lo = (uint64_t)ta << (e - BM_ST_GRID_BITS);
-		*hi = ((uint64_t)tb << (e - BM_ST_GRID_BITS)) - 1; /* wraps to 2^64-1 at the top */
-	} else {
-		unsigned sh = BM_ST_GRID_BITS - e;
-		*lo = (ta + (1u << sh) - 1) >> sh;
-		*hi = ((tb + (1u << sh) - 1) >> sh) - 1;
-	}
-}
-
-/* Values [lo, hi] of bin i under layout L with top octave top. Returns 0 for a bin that holds
- * no value (an octave below 0 or above the deep range), 1 otherwise. No division. */
-int bm_st_bin_range(const struct layout *L, unsigned top, unsigned i, uint64_t *lo, uint64_t *hi)
+int bm_st_bin_range(unsigned w, unsigned top, unsigned i, uint64_t *lo, uint64_t *hi)
 {
 	*lo = *hi = 0;
 	if (i == 0)
 		return 1;
-	if (i <= L->deep_octaves) {
-		unsigned e = i - 1;
-		*lo = 1ull << e;
-		*hi = *lo + (*lo - 1);
-		return e + 64u - L->deep_octaves <= top; /* else: not below the bands */
-	}
-	unsigned d0 = 0;
-	for (unsigned k = 0; k < L->nbands; k++)
-		d0 += L->band[k].octaves;
-	for (unsigned k = L->nbands; k-- > 0;) {
-		const struct band *b = &L->band[k];
-		d0 -= b->octaves;
-		if (i < b->start || i >= b->start + (unsigned)b->octaves * b->per_octave)
+	for (unsigned d = 0; d <= top; d++) {
+		unsigned x = DEPTH(w, d), base = x >> 6, sh = x & 63;
+		if (i < base || i >= base + PER(sh))
 			continue;
-		unsigned off = i - b->start, j = 0;
-		while (off >= b->per_octave) {
-			off -= b->per_octave;
-			j++;
+		unsigned e = top - d, ga = (i - base) << sh, gb = ga + (1u << sh);
+		uint64_t ta = bm_st_edge_x[ga], tb = bm_st_edge_x[gb < BM_ST_FINE ? gb : BM_ST_FINE];
+		/* values whose grid step (v << (63 - e)) >> 54 lies in [ta, tb) */
+		if (e >= BM_ST_GRID_BITS) {
+			*lo = ta << (e - BM_ST_GRID_BITS);
+			*hi = (tb << (e - BM_ST_GRID_BITS)) - 1; /* wraps to 2^64-1 at the top */
+		} else {
+			unsigned s = BM_ST_GRID_BITS - e;
+			*lo = (ta + (1u << s) - 1) >> s;
+			*hi = ((tb + (1u << s) - 1) >> s) - 1;
 		}
-		unsigned d = d0 + (b->octaves - 1 - j);
-		if (d > top)
-			return 0;
-		unsigned ga = off << b->shift, gb = (off + 1) << b->shift;
-		grid_range(top - d, bm_st_edge[ga], bm_st_edge[gb < BM_ST_FINE ? gb : BM_ST_FINE], lo, hi);
 		return *lo <= *hi;
 	}
 	return 0;
@@ -101,12 +79,10 @@ static int spill_find(const struct bm_stats *s, unsigned i)
 	return -1;
 }
 
-uint64_t bm_st_count_get(const struct bm_stats *s, unsigned i)
+uint64_t bm_st_count_spilled(const struct bm_stats *s, unsigned i)
 {
-	if (s->wide)
-		return s->bins.c32[i];
 	int k = spill_find(s, i);
-	return s->bins.c16[i] + (k < 0 ? 0 : (uint64_t)s->spill_hi[k] << 16);
+	return s->c16[i] + (k < 0 ? 0 : (uint64_t)s->spill_hi[k] << 16);
 }
 
 /* Store count c in bin i (16-bit storage: the high half goes to the spill table). */
@@ -116,18 +92,18 @@ void bm_st_count_set(struct bm_stats *s, unsigned i, uint64_t c)
 		c = UINT32_MAX;
 		s->flags |= BM_STATS_F_BIN_SATURATED;
 	}
+	s->c16[i] = (uint16_t)c;
 	if (s->wide) {
-		s->bins.c32[i] = (uint32_t)c;
+		s->c16[BM_ST_HI + i] = (uint16_t)(c >> 16);
 		return;
 	}
-	s->bins.c16[i] = (uint16_t)c;
 	int k = spill_find(s, i);
 	if (c >> 16) {
 		if (k < 0) {
 			if (s->spill_len == BM_STATS_SPILL) {
 				/* Cannot happen: at most BM_STATS_U16_MAX_N samples are held in 16-bit
 				 * storage, so no more than BM_STATS_SPILL bins exceed 65,535. */
-				s->bins.c16[i] = UINT16_MAX;
+				s->c16[i] = UINT16_MAX;
 				s->flags |= BM_STATS_F_BIN_SATURATED;
 				return;
 			}
@@ -147,37 +123,51 @@ void bm_st_count_add(struct bm_stats *s, unsigned i, uint64_t c)
 	bm_st_count_set(s, i, bm_st_count_get(s, i) + c);
 }
 
+/* The fast path's u16 increment wrapped bin `slot` to 0: carry into its high half. Also folds
+ * the sums: the fast path has added at most 682 x 65,535 values since the last fold. */
+void bm_st_carry(struct bm_stats *s, uintptr_t slot)
+{
+	bm_st_fold(s);
+	s->c16[slot] = UINT16_MAX; /* 65,535 + the carry = the count before the increment + 1 */
+	bm_st_count_add(s, (unsigned)slot, 1);
+}
+
 /* ---- layout changes -------------------------------------------------------------------------- */
 
-/* Move every bin from layout `from` (top octave from_top) to layout `to` (top to_top >= from_top,
- * `to` no finer anywhere), in the current storage, one octave at a time: bin k of an octave
- * becomes bin k >> (new shift - old shift) of the same octave. A bin's new index is never above
- * its old one, so an ascending pass (lowest octave up; the zero bin never moves) is in place:
- * every target was visited already. */
-BM_NO_LIBCALLS void bm_st_relayout(struct bm_stats *s, const struct layout *from, unsigned from_top,
-                                    const struct layout *to, unsigned to_top)
+/* Move every bin, one octave at a time from the lowest up: bin k of an octave becomes bin
+ * (k << old shift) >> new shift of the same octave at its new depth. A bin's new index is never
+ * above its old one, so the ascending pass is in place: every target was visited already. The
+ * octaves that stay in the top band (all the highest ones, as the top rises) keep their bins:
+ * they move as one block, a copy down (what an ascending input pays once per octave). */
+/* O2 here: an ascending input pays one of these per octave it climbs. */
+BM_NO_LIBCALLS __attribute__((optimize("O2"))) void bm_st_relayout(struct bm_stats *s, unsigned fw, unsigned ft,
+                                                                   unsigned tw, unsigned tt)
 {
+	bm_st_fold(s);
+	unsigned wide = s->wide, band = DEPTH(tw, 0) & 63;
 	/* octaves below the smallest sample hold nothing */
-	for (unsigned e = s->min && s->min != UINT64_MAX ? bm_st_msb64(s->min) : 0; e <= from_top; e++) {
-		unsigned osh, nsh;
-		unsigned os = bm_st_block_of(from, from_top, e, &osh), ns = bm_st_block_of(to, to_top, e, &nsh);
-		unsigned per = PER(osh), sh = nsh - osh;
-		for (unsigned k = 0; k < per; k++) {
-			unsigned i = os + k, j = ns + (k >> sh);
-			if (j == i)
-				continue;
-			if (!s->wide && !s->spill_len) { /* the common case, without table lookups */
-				uint32_t c16 = s->bins.c16[i];
-				if (!c16)
-					continue;
-				s->bins.c16[i] = 0;
-				c16 += s->bins.c16[j];
-				if (c16 >> 16)
-					bm_st_count_set(s, j, c16);
-				else
-					s->bins.c16[j] = (uint16_t)c16;
-				continue;
+	for (unsigned e = s->min && s->min != UINT64_MAX ? bm_st_msb64(s->min) : 0; e <= ft; e++) {
+		unsigned xo = DEPTH(fw, ft - e), xn = DEPTH(tw, tt - e);
+		unsigned os = xo >> 6, osh = xo & 63, ns = xn >> 6, nsh = xn & 63;
+		if (os == ns && osh == nsh)
+			continue;
+		if (osh == band && nsh == band) {
+			/* this octave and every one above it: [os, end) moves down to ns */
+			unsigned end = (DEPTH(fw, 0) >> 6) + PER(band), d = os - ns;
+			uint16_t *c = s->c16;
+			for (int h = 0; h <= (int)wide; h++, c += BM_ST_HI) {
+				for (unsigned i = os; i < end; i++)
+					c[i - d] = c[i];
+				for (unsigned i = end - d > os ? end - d : os; i < end; i++)
+					c[i] = 0;
 			}
+			for (unsigned k = 0; !wide && k < s->spill_len; k++)
+				if (s->spill_bin[k] >= os)
+					s->spill_bin[k] = (uint16_t)(s->spill_bin[k] - d);
+			return;
+		}
+		for (unsigned k = 0; k < PER(osh); k++) {
+			unsigned i = os + k, j = ns + ((k << osh) >> nsh);
 			uint64_t c = bm_st_count_get(s, i);
 			if (!c)
 				continue;
@@ -187,34 +177,72 @@ BM_NO_LIBCALLS void bm_st_relayout(struct bm_stats *s, const struct layout *from
 	}
 }
 
-/* 16-bit to 32-bit counts (once, when n passes BM_STATS_U16_MAX_N): fold into the wide layout
- * in 16-bit storage (the spill table suffices: the histogram holds <= BM_STATS_U16_MAX_N), then
- * bm_st_widen from the top down (32-bit bin j covers 16-bit bins 2j and 2j+1, both read already). */
+/* 16-bit to 32-bit counts (once, when n passes BM_STATS_U16_MAX_N): fold into the 32-bit layout
+ * in 16-bit storage (the spill table suffices: the histogram holds <= BM_STATS_U16_MAX_N), which
+ * leaves every slot from 339 up empty; the spilled high halves then move to their slots. */
 BM_NO_LIBCALLS void bm_st_widen(struct bm_stats *s)
 {
-	if (s->e_top != EMPTY_TOP)
-		bm_st_relayout(s, &bm_st_geo[0], s->e_top, &bm_st_geo[1], s->e_top);
-	for (unsigned j = bm_st_geo[1].bins; j-- > 0;) {
-		uint64_t c = bm_st_count_get(s, j);
-		s->bins.c32[j] = (uint32_t)c;
-	}
-	for (unsigned j = bm_st_geo[1].bins; j < BM_STATS_SLOTS16 / 2; j++)
-		s->bins.c32[j] = 0;
+	if (s->top != EMPTY_TOP)
+		bm_st_relayout(s, 0, s->top, 1, s->top);
+	for (unsigned k = 0; k < s->spill_len; k++)
+		s->c16[BM_ST_HI + s->spill_bin[k]] = s->spill_hi[k];
 	s->spill_len = 0;
 	s->wide = 1;
 }
 
-/* Count c samples of value v in the histogram, raising the top first if v is above it. */
-void bm_st_hist_insert(struct bm_stats *s, uint64_t v, uint64_t c)
+void bm_st_bin_add(struct bm_stats *s, uint64_t v, uint64_t c)
 {
-	const struct layout *L = &bm_st_geo[s->wide];
 	unsigned e = v ? bm_st_msb64(v) : 0;
-	if (s->e_top == EMPTY_TOP)
-		s->e_top = (uint8_t)e;
-	else if (e > s->e_top) {
-		bm_st_relayout(s, L, s->e_top, L, e);
-		s->e_top = (uint8_t)e;
+	if (s->top == EMPTY_TOP)
+		s->top = (uint8_t)e;
+	else if (e > s->top) {
+		bm_st_relayout(s, s->wide, s->top, s->wide, e);
+		s->top = (uint8_t)e;
 	}
-	bm_st_count_add(s, bm_st_bin_of(L, s->e_top, v), c);
+	bm_st_count_add(s, bm_st_bin_of(s->wide, s->top, v), c);
 }
 
+/* ---- sums ----------------------------------------------------------------------------------- */
+
+static void saturate_sums(struct bm_stats *s)
+{
+	s->sum_lo = s->sq_lo = s->sq_mid = UINT64_MAX >> 1;
+	s->sum_hi = s->sq_top = UINT64_MAX;
+	s->flags |= BM_STATS_F_SUM_SATURATED;
+}
+
+void bm_st_fold(struct bm_stats *s)
+{
+	uint64_t h = s->sum_hi + (s->sum_lo >> 63), t = s->sq_top + (s->sq_mid >> 63);
+	if (h < s->sum_hi || t < s->sq_top) {
+		saturate_sums(s);
+		return;
+	}
+	s->sum_hi = h;
+	s->sq_top = t;
+	s->sum_lo &= UINT64_MAX >> 1;
+	s->sq_mid &= UINT64_MAX >> 1;
+}
+
+/* Add one value of any size to the sums (exact; saturates only past n = 2^63). */
+void bm_st_sums_add(struct bm_stats *s, uint64_t v)
+{
+	if (s->flags & BM_STATS_F_SUM_SATURATED)
+		return;
+	bm_st_fold(s);
+	struct bm_u128 sq = bm_u128_mul64(v, v);
+	s->sum_lo += v; /* < 2^64 + 2^63: the carry is worth two units of sum_hi */
+	uint64_t c = s->sum_lo < v;
+	s->sq_lo += sq.lo;
+	uint64_t mid = s->sq_mid + sq.hi + (s->sq_lo < sq.lo); /* < 2^63 + 2^64: no wrap */
+	uint64_t c2 = mid < sq.hi;
+	s->sq_mid = mid;
+	uint64_t h = s->sum_hi + 2 * c, t = s->sq_top + 2 * c2;
+	if (h < s->sum_hi || t < s->sq_top) {
+		saturate_sums(s);
+		return;
+	}
+	s->sum_hi = h;
+	s->sq_top = t;
+	bm_st_fold(s);
+}

@@ -1,37 +1,223 @@
-/* The statistics keys of a result record (see bm/stats.h). One function, shared by the
- * firmware report and the bm-stats host tool, so both print identical keys. */
+/* The statistics in records (docs/records.md): the result record's statistics keys (shared by
+ * the firmware report and the bm-stats host tool, so both print identical keys), and the state
+ * itself as a hist record, and back (bm-stats parses the record; the state is rebuilt here). */
+#include "bm/out.h"
 #include "bm/record.h"
-#include "bm/stats.h"
+#include "bm_stats_internal.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+/* Report time only, never timed: size first (the footprint target is 8 KB with the insert). */
+#pragma GCC optimize("Os")
+#endif
+
+/* round(raw * 1000 / div), exact: a record never prints a saturated figure. */
+static struct bm_u128 milli(uint64_t raw, uint64_t div)
+{
+	struct bm_u128 p = bm_u128_mul64(raw, 1000);
+	bm_u128_add64(&p, div / 2);
+	return bm_u128_divmod(p, bm_u128_from64(div), 0);
+}
 
 void bm_stats_record_fields(struct bm_record *r, const struct bm_stats_report *rep)
 {
+	uint64_t div = rep->div ? rep->div : 1;
+	const struct bm_quantile *q[4] = {&rep->p50, &rep->p90, &rep->p99, &rep->p999};
+	static const char *const qk[4] = {"p50", "p90", "p99", "p999"};
 	bm_rec_u64(r, "n", rep->n);
-	bm_rec_milli(r, "min", rep->min_milli);
-	bm_rec_milli(r, "p50", rep->p50.value_milli);
-	bm_rec_milli(r, "p90", rep->p90.value_milli);
-	bm_rec_milli(r, "p99", rep->p99.value_milli);
-	bm_rec_milli(r, "p999", rep->p999.value_milli);
-	bm_rec_milli(r, "max", rep->max_milli);
-	bm_rec_milli(r, "mean", rep->mean_milli);
-	bm_rec_milli(r, "stddev", rep->stddev_milli);
+	bm_rec_milli128(r, "min", milli(rep->min_raw, div));
+	for (int k = 0; k < 4; k++)
+		bm_rec_milli128(r, qk[k], milli(q[k]->raw, div));
+	bm_rec_milli128(r, "max", milli(rep->max_raw, div));
+	bm_rec_milli128(r, "mean", rep->mean_m);
+	bm_rec_milli128(r, "stddev", rep->stddev_m);
 	bm_rec_u64(r, "cv_ppm", rep->cv_ppm);
-	bm_rec_milli(r, "ci95", rep->ci95_milli);
+	bm_rec_milli128(r, "ci95", rep->ci95_m);
 	bm_rec_obj_begin(r, "bound_ppm"); /* 0 = exact nearest-rank answer */
-	bm_rec_u64(r, "p50", rep->p50.bound_ppm);
-	bm_rec_u64(r, "p90", rep->p90.bound_ppm);
-	bm_rec_u64(r, "p99", rep->p99.bound_ppm);
-	bm_rec_u64(r, "p999", rep->p999.bound_ppm);
+	for (int k = 0; k < 4; k++)
+		bm_rec_u64(r, qk[k], q[k]->bound_ppm);
 	bm_rec_obj_end(r);
 	bm_rec_obj_begin(r, "tukey");
-	bm_rec_milli(r, "lo", rep->fence_lo_milli);
-	bm_rec_milli(r, "hi", rep->fence_hi_milli);
+	bm_rec_milli128(r, "lo", rep->fence_lo_m);
+	bm_rec_milli128(r, "hi", rep->fence_hi_m);
 	bm_rec_u64(r, "out_lo", rep->outliers_lo);
 	bm_rec_u64(r, "out_hi", rep->outliers_hi);
-	bm_rec_milli(r, "mean", rep->filtered_mean_milli);
+	bm_rec_milli128(r, "mean", rep->fmean_m);
 	bm_rec_obj_end(r);
 	bm_rec_obj_begin(r, "flags");
 	bm_rec_bool(r, "coarsened", (rep->flags & BM_STATS_F_COARSENED) != 0);
 	bm_rec_bool(r, "saturated", (rep->flags & (BM_STATS_F_SUM_SATURATED | BM_STATS_F_BIN_SATURATED)) != 0);
 	bm_rec_obj_end(r);
 	bm_rec_u64(r, "bins_per_octave", rep->bins_per_octave);
+}
+
+/* ---- hist: the state as a record ------------------------------------------------------------ */
+
+static struct bm_u128 wide128(const struct bm_wide *a)
+{
+	struct bm_u128 r = {(uint64_t)a->w[1] << 32 | a->w[0], (uint64_t)a->w[3] << 32 | a->w[2]};
+	return r;
+}
+
+/* An integer below 2^192 in decimal: q 10^38 + r, both below 2^128. */
+static void fmt_wide(char *b, const struct bm_wide *v)
+{
+	struct bm_wide e = bm_wide_u64(10000000000000000000ull), q, rem;
+	e = bm_wide_mul(&e, &e);
+	bm_wide_divmod(q.w, rem.w, v->w, e.w, BM_WIDE_WORDS);
+	struct bm_u128 hi = wide128(&q);
+	if (!hi.lo && !hi.hi) {
+		bm_fmt_u128(b, wide128(&rem));
+		return;
+	}
+	size_t n = bm_fmt_u128(b, hi);
+	char low[BM_FMT_NUM_MAX];
+	size_t l = bm_fmt_u128(low, wide128(&rem));
+	for (size_t i = l; i < 38; i++)
+		b[n++] = '0';
+	for (size_t i = 0; i <= l; i++)
+		b[n + i] = low[i];
+}
+
+void bm_stats_hist_fields(struct bm_record *r, const struct bm_stats *s)
+{
+	uint64_t n = bm_stats_count(s);
+	struct bm_wide s1, s2;
+	char b[2 * BM_FMT_NUM_MAX];
+	bm_st_totals(s, &s1, &s2);
+	fmt_wide(b, &s2);
+	bm_rec_u64(r, "n", n);
+	bm_rec_u64(r, "min", n == 0 ? 0 : s->top != EMPTY_TOP ? s->min : bm_st_tail_at(s, 0));
+	bm_rec_u64(r, "max", n == 0 ? 0 : bm_st_tail_at(s, s->tail_len - 1u));
+	bm_rec_u128(r, "sum", wide128(&s1)); /* < 2^127 for n < 2^63 */
+	bm_rec_num(r, "sumsq", b);
+	bm_rec_u64(r, "topk", K);
+	bm_rec_u64(r, "bins_per_octave", s->wide ? PER(1) : PER(0));
+	bm_rec_obj_begin(r, "saturated");
+	bm_rec_bool(r, "sum", (s->flags & BM_STATS_F_SUM_SATURATED) != 0);
+	bm_rec_bool(r, "bins", (s->flags & BM_STATS_F_BIN_SATURATED) != 0);
+	bm_rec_obj_end(r);
+	bm_rec_array_begin(r, "bins");
+	for (unsigned i = 0; s->top != EMPTY_TOP && i < NBINS(s->wide); i++) {
+		uint64_t c = bm_st_count_get(s, i), lo, hi;
+		if (!c || !bm_st_bin_range(s->wide, s->top, i, &lo, &hi))
+			continue;
+		bm_rec_elem_array_begin(r);
+		bm_rec_elem_u64(r, lo);
+		bm_rec_elem_u64(r, hi);
+		bm_rec_elem_u64(r, c);
+		bm_rec_array_end(r);
+	}
+	bm_rec_array_end(r);
+	bm_rec_array_begin(r, "tail");
+	for (unsigned j = 0; j < s->tail_len; j++)
+		bm_rec_elem_u64(r, bm_st_tail_at(s, j));
+	bm_rec_array_end(r);
+}
+
+/* ---- hist: the record as a state ------------------------------------------------------------ */
+
+/* While rebuilding, two derived fields hold the checks' running values (bm_st_fast_reset sets
+ * them properly at the end): fast_lo = the last bin's index + 1, fast_span = the bins' total. */
+const char *bm_stats_rebuild_begin(struct bm_stats *s, const struct bm_stats_hist_head *h)
+{
+	bm_stats_init(s);
+	if (h->topk != K)
+		return "topk differs from this build's (BM_STATS_TOPK): the tail cannot be rebuilt exactly";
+	s->wide = h->n > BM_STATS_U16_MAX_N;
+	if (h->bins_per_octave != (s->wide ? PER(1) : PER(0)))
+		return "bins_per_octave does not match n (46 up to 1,114,111 samples, 23 above)";
+	if (h->nbins)
+		s->top = (uint8_t)(h->last_lo ? bm_st_msb64(h->last_lo) : 0);
+	s->fast_lo = 0;
+	s->fast_span = 0;
+	return 0;
+}
+
+const char *bm_stats_rebuild_bin(struct bm_stats *s, uint64_t lo, uint64_t hi, uint64_t count)
+{
+	uint64_t a, b;
+	if (s->top == EMPTY_TOP)
+		return "more bins than announced";
+	if (count == 0 || count > UINT32_MAX)
+		return "a bin count is 0 or above 2^32-1";
+	if ((lo ? bm_st_msb64(lo) : 0) > s->top)
+		return "bins are not ascending";
+	unsigned i = bm_st_bin_of(s->wide, s->top, lo);
+	if (!bm_st_bin_range(s->wide, s->top, i, &a, &b) || a != lo || b != hi)
+		return "a bin's [lo, hi] is not a bin of the layout its top octave and n give";
+	if (i < s->fast_lo)
+		return "bins are not ascending and disjoint";
+	s->fast_lo = i + 1u;
+	bm_st_count_set(s, i, count);
+	if (s->flags & BM_STATS_F_BIN_SATURATED)
+		return "more bins above 65,535 than 16-bit counts hold at this n";
+	s->fast_span += count;
+	if (s->fast_span < count)
+		return "bin counts add up past 2^64";
+	return 0;
+}
+
+const char *bm_stats_rebuild_tail(struct bm_stats *s, uint64_t v)
+{
+	if (s->tail_len == K)
+		return "the tail is longer than topk";
+	if (s->tail_len && v < s->tail[s->tail_len - 1u])
+		return "the tail is not ascending";
+	s->tail[s->tail_len++] = v;
+	return 0;
+}
+
+const char *bm_stats_rebuild_end(struct bm_stats *s, const struct bm_stats_hist_head *h)
+{
+	uint64_t hist_n = s->fast_span, len = s->tail_len;
+	if (len != (h->n < K ? h->n : K) || hist_n != h->n - len)
+		return "bin counts and tail length do not add up to n (the tail holds min(n, topk))";
+	if (len == 0) { /* an empty state */
+		bm_stats_init(s);
+		return h->min || h->max || h->sum.lo || h->sum.hi || h->sumsq[0] || h->sumsq[1] || h->sumsq[2]
+		               ? "an empty state with values" : 0;
+	}
+	if (h->max != s->tail[len - 1])
+		return "max is not the tail's largest value";
+	uint64_t tmin = s->tail[0];
+	if (s->top == EMPTY_TOP) {
+		if (h->min != tmin)
+			return "min is not the tail's smallest value";
+	} else {
+		unsigned i = 0;
+		while (!bm_st_count_get(s, i))
+			i++;
+		if (h->min > tmin || bm_st_bin_of(s->wide, s->top, h->min) != i || h->last_lo > tmin)
+			return "min is not in the lowest bin, or a bin lies above the tail";
+		s->min = h->min;
+	}
+	/* the histogram's sums: the record's totals less the tail's */
+	struct bm_wide s1 = bm_wide_u128(h->sum), s2 = bm_wide_u128(bm_u128_from64(h->sumsq[0])), t;
+	s2.w[2] = (uint32_t)h->sumsq[1];
+	s2.w[3] = (uint32_t)(h->sumsq[1] >> 32);
+	s2.w[4] = (uint32_t)h->sumsq[2];
+	s2.w[5] = (uint32_t)(h->sumsq[2] >> 32);
+	for (unsigned j = 0; j < len; j++) {
+		t = bm_wide_u64(s->tail[j]);
+		unsigned b1 = bm_wide_sub(s1.w, t.w, BM_WIDE_WORDS);
+		t = bm_wide_u128(bm_u128_mul64(s->tail[j], s->tail[j]));
+		if (b1 | bm_wide_sub(s2.w, t.w, BM_WIDE_WORDS))
+			return "sum or sumsq is below the tail's own";
+	}
+	if (s->top == EMPTY_TOP && (s1.w[0] | s1.w[1] | s1.w[2] | s1.w[3] | s2.w[0] | s2.w[1] | s2.w[2] | s2.w[3] |
+	                            s2.w[4] | s2.w[5]))
+		return "sum or sumsq is not the tail's own (no bins)";
+	/* sum = lo + 2^63 hi, sumsq = lo + 2^64 mid + 2^127 top */
+	s->sum_lo = ((uint64_t)s1.w[1] << 32 | s1.w[0]) & (UINT64_MAX >> 1);
+	s->sum_hi = ((uint64_t)s1.w[3] << 33 | (uint64_t)s1.w[2] << 1 | s1.w[1] >> 31);
+	s->sq_lo = (uint64_t)s2.w[1] << 32 | s2.w[0];
+	s->sq_mid = ((uint64_t)s2.w[3] << 32 | s2.w[2]) & (UINT64_MAX >> 1);
+	s->sq_top = (uint64_t)s2.w[5] << 33 | (uint64_t)s2.w[4] << 1 | s2.w[3] >> 31;
+	if (s1.w[3] >> 31)
+		return "sum is 2^127 or more (beyond what a state holds)";
+	s->flags = (uint8_t)((h->sum_saturated ? BM_STATS_F_SUM_SATURATED : 0) |
+	                     (h->bins_saturated ? BM_STATS_F_BIN_SATURATED : 0));
+	s->nc = h->n - len - BM_ST_NC0;
+	bm_st_fast_reset(s);
+	return 0;
 }

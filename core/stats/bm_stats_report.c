@@ -1,53 +1,159 @@
-/* Statistics core, report time (see bm_stats_internal.h): nearest-rank quantiles from the heap
- * or the histogram with their error bounds, exact moments from the integer sums in wide
- * arithmetic (bm/wide.h), Tukey fences and the outlier summary. */
+/* Statistics core, report time (see bm_stats_internal.h): nearest-rank quantiles from the tail or
+ * the histogram with their error bounds, exact moments from the integer sums in wide arithmetic
+ * (bm/wide.h), Tukey fences and the outlier summary. Never on the insert path; small code first. */
 #include "bm/wide.h"
 #include "bm_stats_internal.h"
 
-/* ---- report-time wide arithmetic (bm/wide.h) ---------------------------------------------- */
+#if defined(__GNUC__) && !defined(__clang__)
+/* Report time only, never timed: size first (the footprint target is 8 KB with the insert). */
+#pragma GCC optimize("Os")
+#endif
 
 #define WN BM_WIDE_WORDS /* the largest intermediate (1e12 * N * (N*S2 - S1^2)) needs ~362 bits */
 
-/* The sum of squares, sq_lo + 2^64 sq_mid + 2^127 sq_top. */
-static struct bm_wide wide_sumsq(const struct bm_stats *s)
+/* ---- wide helpers: in place on WN 32-bit words (no 56-byte values copied around) ----------- */
+
+static struct bm_u128 u128_of(uint64_t lo, uint64_t hi)
 {
-	struct bm_u128 lm = {s->sq_lo, s->sq_mid};
-	struct bm_wide r = bm_wide_u128(lm), t = bm_wide_u64(s->sq_top);
-	for (unsigned i = 0; i < 127; i++)
-		bm_wide_shl1(t.w, WN);
-	bm_wide_add(r.w, t.w, WN);
+	struct bm_u128 r = {lo, hi};
 	return r;
 }
 
-/* round(a / d), halves up, saturating at UINT64_MAX. */
-static uint64_t wide_div_round(const struct bm_wide *a, const struct bm_wide *d)
+static uint64_t sat64(struct bm_u128 v)
 {
-	struct bm_wide x = *a, y = *d, q;
-	bm_wide_shl1(x.w, WN);
-	bm_wide_add(x.w, d->w, WN);
-	bm_wide_shl1(y.w, WN);
-	bm_wide_divmod(q.w, 0, x.w, y.w, WN);
-	return bm_wide_sat64(&q);
+	return v.hi ? UINT64_MAX : v.lo;
 }
 
-/* round(sqrt(x / d)) exactly (to nearest), saturating. */
-static uint64_t wide_sqrt_ratio_round(const struct bm_wide *x, const struct bm_wide *d)
+/* a = lo + 2^64 hi */
+BM_NO_LIBCALLS static void wset(uint32_t *a, uint64_t lo, uint64_t hi)
 {
-	struct bm_wide q, r, one = bm_wide_u64(1);
-	bm_wide_divmod(q.w, 0, x->w, d->w, WN);
-	bm_wide_isqrt(r.w, q.w, WN); /* floor(sqrt(floor(x/d))) = floor(sqrt(x/d)) */
+	for (unsigned i = 0; i < WN; i++)
+		a[i] = 0;
+	a[0] = (uint32_t)lo;
+	a[1] = (uint32_t)(lo >> 32);
+	a[2] = (uint32_t)hi;
+	a[3] = (uint32_t)(hi >> 32);
+}
+
+/* r = a * b (b of nb words), truncated to WN words (r distinct from a and b). */
+static void wmulw(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned nb)
+{
+	wset(r, 0, 0);
+	while (nb && !b[nb - 1]) /* the words in use only: a report's values are mostly short */
+		nb--;
+	for (unsigned i = 0; i < WN; i++) {
+		uint64_t carry = 0;
+		for (unsigned j = 0; a[i] && i + j < WN && (j < nb || carry); j++) {
+			carry += (uint64_t)a[i] * (j < nb ? b[j] : 0) + r[i + j];
+			r[i + j] = (uint32_t)carry;
+			carry >>= 32;
+		}
+	}
+}
+
+/* a *= m */
+BM_NO_LIBCALLS static void wmul(uint32_t *a, uint64_t m)
+{
+	uint32_t t[WN], mw[2] = {(uint32_t)m, (uint32_t)(m >> 32)};
+	wmulw(t, a, mw, 2);
+	for (unsigned i = 0; i < WN; i++)
+		a[i] = t[i];
+}
+
+/* a += 1 */
+static void winc(uint32_t *a)
+{
+	for (unsigned i = 0; i < WN && !++a[i]; i++)
+		;
+}
+
+/* The value, saturated to 2^128-1. */
+static void w128(const uint32_t *a, struct bm_u128 *out)
+{
+	int big = 0;
+	for (unsigned i = 4; i < WN; i++)
+		big |= a[i] != 0;
+	out->lo = big ? UINT64_MAX : (uint64_t)a[1] << 32 | a[0];
+	out->hi = big ? UINT64_MAX : (uint64_t)a[3] << 32 | a[2];
+}
+
+/* round(x / d), or round(sqrt(x / d)) with root, exactly (halves up); x and d are consumed. The
+ * one division of every report figure, so each costs a call, not its own arithmetic. */
+static void wratio(uint32_t *x, uint32_t *d, int root, struct bm_u128 *out)
+{
+	uint32_t q[WN], t[WN], t2[WN];
+	if (!root) { /* floor((2x + d) / 2d) */
+		bm_wide_shl1(x, WN);
+		bm_wide_add(x, d, WN);
+		bm_wide_shl1(d, WN);
+		bm_wide_divmod(q, 0, x, d, WN);
+		w128(q, out);
+		return;
+	}
+	bm_wide_divmod(t, 0, x, d, WN);
+	bm_wide_isqrt(q, t, WN); /* floor(sqrt(floor(x/d))) = floor(sqrt(x/d)) */
 	/* round up iff x/d >= (r + 1/2)^2, i.e. 4x >= (2r+1)^2 d */
-	struct bm_wide t = r;
-	bm_wide_shl1(t.w, WN);
-	bm_wide_add(t.w, one.w, WN);
-	struct bm_wide t2 = bm_wide_mul(&t, &t);
-	t2 = bm_wide_mul(&t2, d);
-	struct bm_wide x4 = *x;
-	bm_wide_shl1(x4.w, WN);
-	bm_wide_shl1(x4.w, WN);
-	if (bm_wide_cmp(x4.w, t2.w, WN) >= 0)
-		bm_wide_add(r.w, one.w, WN);
-	return bm_wide_sat64(&r);
+	for (unsigned i = 0; i < WN; i++)
+		t[i] = q[i];
+	bm_wide_shl1(t, WN);
+	winc(t);
+	wmulw(t2, t, t, WN);
+	wmulw(t, t2, d, WN);
+	bm_wide_shl1(x, WN);
+	bm_wide_shl1(x, WN);
+	if (bm_wide_cmp(x, t, WN) >= 0)
+		winc(q);
+	w128(q, out);
+}
+
+/* round(v * m / div): the unit-carrying figures (m = 1000, or 500 for half units). */
+static void scaled(uint64_t lo, uint64_t hi, uint64_t m, uint64_t div, struct bm_u128 *out)
+{
+	if (hi == 0 && m <= 1000 && div <= UINT32_MAX / 2) {
+		/* The usual case (a 64-bit value, a batch size under 2^31): 128 bits are enough, and
+		 * bm_u128_divmod divides by a 32-bit divisor natively. */
+		struct bm_u128 x = bm_u128_mul64(lo, m); /* < 2^74 */
+		x.hi = x.hi << 1 | x.lo >> 63;
+		x.lo <<= 1;
+		bm_u128_add64(&x, div);
+		*out = bm_u128_divmod(x, bm_u128_from64(2 * div), 0);
+		return;
+	}
+	uint32_t x[WN], d[WN];
+	wset(x, lo, hi);
+	wmul(x, m);
+	wset(d, div, 0);
+	wratio(x, d, 0, out);
+}
+
+void bm_st_totals(const struct bm_stats *s, struct bm_wide *s1, struct bm_wide *s2)
+{
+	uint32_t t[WN];
+	/* sum_lo + 2^63 sum_hi and sq_lo + 2^64 sq_mid + 2^127 sq_top */
+	wset(s1->w, s->sum_hi, 0);
+	wmul(s1->w, 1ull << 63);
+	wset(t, s->sum_lo, 0);
+	bm_wide_add(s1->w, t, WN);
+	wset(s2->w, s->sq_top, 0);
+	wmul(s2->w, 1ull << 63);
+	wmul(s2->w, 1ull << 63);
+	bm_wide_shl1(s2->w, WN);
+	wset(t, s->sq_lo, s->sq_mid);
+	bm_wide_add(s2->w, t, WN);
+	/* The tail's K values: sums in 128 bits and squares in 192 (K < 2^63), added once. */
+	struct bm_u128 t1 = {0, 0}, t2 = {0, 0};
+	uint64_t t2_top = 0;
+	for (unsigned j = 0; j < s->tail_len; j++) {
+		uint64_t v = bm_st_tail_at(s, j);
+		bm_u128_add64(&t1, v);
+		t2_top += bm_u128_add(&t2, bm_u128_mul64(v, v));
+	}
+	wset(t, t1.lo, t1.hi);
+	bm_wide_add(s1->w, t, WN);
+	wset(t, t2.lo, t2.hi);
+	t[4] = (uint32_t)t2_top;
+	t[5] = (uint32_t)(t2_top >> 32);
+	bm_wide_add(s2->w, t, WN);
 }
 
 /* ---- quantiles ----------------------------------------------------------------------------- */
@@ -59,23 +165,7 @@ static uint64_t rank_of(uint64_t n, uint64_t num, uint64_t den)
 		return n;
 	struct bm_u128 rem, q = bm_u128_divmod(bm_u128_mul64(num, n), bm_u128_from64(den), &rem);
 	uint64_t c = q.lo + (rem.lo || rem.hi);
-	return c < 1 ? 1 : c > n ? n : c;
-}
-
-/* j-th largest (1-based) of the heap. */
-static uint64_t heap_nth_largest(const struct bm_stats *s, unsigned j)
-{
-	for (unsigned i = 0; i < s->heap_len; i++) {
-		uint64_t e = s->heap[i];
-		unsigned gt = 0, eq = 0;
-		for (unsigned k = 0; k < s->heap_len; k++) {
-			gt += s->heap[k] > e;
-			eq += s->heap[k] == e;
-		}
-		if (gt < j && j <= gt + eq)
-			return e;
-	}
-	return s->heap[0];
+	return c < 1 ? 1 : c;
 }
 
 /* ceil(1e6 * a / b), b != 0, saturating at UINT32_MAX. */
@@ -87,275 +177,238 @@ static uint32_t ceil_ppm(uint64_t a, uint64_t b)
 	return q.hi || q.lo > UINT32_MAX ? UINT32_MAX : (uint32_t)q.lo;
 }
 
-/* Value range of histogram bin i, clamped to what the exact extremes allow. */
-static void pos_range(const struct bm_stats *s, unsigned i, uint64_t *lo, uint64_t *hi)
+/* Bin i's value range clamped to what the exact extremes allow, and its representative: the
+ * point that balances the worst relative error on both sides ((r-lo)/lo against (hi-r)/hi),
+ * with that error in ppm (0: a one-value range, the answer is exact). */
+static uint64_t bin_rep(const struct bm_stats *s, unsigned i, uint64_t *plo, uint64_t *phi, uint32_t *bound_ppm)
 {
-	bm_st_bin_range(&bm_st_geo[s->wide], s->e_top, i, lo, hi);
-	if (*lo < s->min)
-		*lo = s->min;
-	if (s->heap_len && *hi > s->heap[0]) /* every histogram sample is <= the heap minimum */
-		*hi = s->heap[0];
-	if (*hi < *lo)
-		*hi = *lo;
-}
-
-/* The representative of [lo, hi] that minimises the worst relative error (balances
- * (r-lo)/lo against (hi-r)/hi), and that worst error in ppm. */
-static uint64_t representative(uint64_t lo, uint64_t hi, uint32_t *bound_ppm)
-{
-	if (lo == hi || lo == 0) {
-		*bound_ppm = lo == hi ? 0 : UINT32_MAX;
+	uint64_t lo, hi;
+	bm_st_bin_range(s->wide, s->top, i, &lo, &hi);
+	if (lo < s->min)
+		lo = s->min;
+	if (s->tail_len && hi > bm_st_tail_at(s, 0)) /* every histogram sample is <= the tail's minimum */
+		hi = bm_st_tail_at(s, 0);
+	if (hi < lo)
+		hi = lo;
+	*plo = lo;
+	*phi = hi;
+	if (bound_ppm)
+		*bound_ppm = 0;
+	if (lo == hi)
 		return lo;
+	if (lo == 0) {
+		if (bound_ppm)
+			*bound_ppm = UINT32_MAX;
+		return 0;
 	}
-	uint64_t w = hi - lo;
-	struct bm_u128 d = bm_u128_from64(lo);
+	struct bm_u128 d = bm_u128_from64(lo), num = bm_u128_mul64(hi - lo, lo);
 	bm_u128_add64(&d, hi);
-	struct bm_u128 num = bm_u128_mul64(w, lo), halfd = d;
-	halfd.lo = (d.lo >> 1) | (d.hi << 63);
-	halfd.hi = d.hi >> 1;
-	bm_u128_add(&num, halfd);
+	bm_u128_add(&num, u128_of(d.lo >> 1 | d.hi << 63, d.hi >> 1));
 	uint64_t r = lo + bm_u128_divmod(num, d, 0).lo;
-	uint32_t a = ceil_ppm(r - lo, lo), b = ceil_ppm(hi - r, hi);
-	*bound_ppm = a > b ? a : b;
+	if (bound_ppm) { /* (NULL: only the representative is wanted, e.g. by the Tukey count) */
+		uint32_t a = ceil_ppm(r - lo, lo), b = ceil_ppm(hi - r, hi);
+		*bound_ppm = a > b ? a : b;
+	}
 	return r;
 }
 
-static uint64_t milli(uint64_t v, uint64_t div)
+/* The value at `rank` (1-based) given the histogram bin the rank falls in (ignored when the rank
+ * is in the tail or is the minimum). */
+static void quantile_at(const struct bm_stats *s, uint64_t rank, unsigned bin, uint64_t div, struct bm_quantile *q)
 {
-	return bm_muldiv64(v, 1000, div);
+	uint64_t n = bm_stats_count(s), v, hist_n = n - s->tail_len, lo, hi;
+	uint32_t bound = 0;
+	if (n == 0)
+		v = 0;
+	else if (rank > hist_n)
+		v = bm_st_tail_at(s, (unsigned)(rank - hist_n - 1));
+	else if (rank == 1)
+		v = s->min;
+	else
+		v = bin_rep(s, bin, &lo, &hi, &bound);
+	q->raw = v;
+	q->exact = bound == 0;
+	q->bound_ppm = bound;
+	struct bm_u128 m;
+	scaled(v, 0, 1000, div ? div : 1, &m);
+	q->value_milli = sat64(m);
+}
+
+/* The histogram bins that ascending ranks fall in, in one walk over the bins (a report asks for
+ * six quantiles; a walk each was most of the report's time), from the top down: the histogram is
+ * anchored at its top, so a run's samples sit in its last octaves and the walk ends early. Ranks
+ * past the histogram (in the tail) take no walk; quantile_at reads them from the tail. */
+static void bins_of_ranks(const struct bm_stats *s, const uint64_t *rank, unsigned k, unsigned *bin)
+{
+	uint64_t hist_n = bm_stats_count(s) - s->tail_len, above = 0;
+	unsigned p = NBINS(s->wide), j = k;
+	while (j > 0 && rank[j - 1] > hist_n)
+		bin[--j] = p - 1u;
+	/* Rank r is in bin p when the samples below p number fewer than r: hist_n - above < r,
+	 * with `above` counting bin p and every bin over it. */
+	while (j > 0 && p > 0) {
+		above += bm_st_count_get(s, --p);
+		while (j > 0 && hist_n - above < rank[j - 1])
+			bin[--j] = p;
+	}
+	while (j > 0)
+		bin[--j] = 0;
 }
 
 void bm_stats_quantile(const struct bm_stats *s, uint64_t num, uint64_t den, uint64_t div,
                        struct bm_quantile *q)
 {
-	if (div == 0)
-		div = 1;
-	q->value_milli = q->raw = 0;
-	q->exact = false;
-	q->bound_ppm = 0;
-	uint64_t n = bm_stats_count(s);
-	if (n == 0)
-		return;
-	uint64_t rank = rank_of(n, num, den), hist_n = n - s->heap_len;
-	uint64_t v;
-	uint32_t bound = 0;
-	if (rank > hist_n) {
-		v = heap_nth_largest(s, (unsigned)(n - rank + 1));
-	} else if (rank == 1) {
-		v = s->min;
-	} else {
-		uint64_t cum = 0;
-		unsigned p = 0, last = bm_st_geo[s->wide].bins - 1;
-		for (; p < last; p++) {
-			cum += bm_st_count_get(s, p);
-			if (cum >= rank)
-				break;
-		}
-		uint64_t lo, hi;
-		pos_range(s, p, &lo, &hi);
-		v = representative(lo, hi, &bound);
-	}
-	q->raw = v;
-	q->exact = bound == 0;
-	q->bound_ppm = bound;
-	q->value_milli = milli(v, div);
+	uint64_t rank = rank_of(bm_stats_count(s), num, den);
+	unsigned bin;
+	bins_of_ranks(s, &rank, 1, &bin);
+	quantile_at(s, rank, bin, div, q);
 }
 
 void bm_stats_bin_range(const struct bm_stats *s, uint64_t value, uint64_t *lo, uint64_t *hi)
 {
-	unsigned e = value ? bm_st_msb64(value) : 0, top = s->e_top;
+	unsigned e = value ? bm_st_msb64(value) : 0, top = s->top;
 	if (top == EMPTY_TOP || e > top)
 		top = e;
-	const struct layout *L = &bm_st_geo[s->wide];
-	bm_st_bin_range(L, top, bm_st_bin_of(L, top, value), lo, hi);
-}
-
-/* True when some histogram sample sits below full resolution: 32-bit counts (23 bins per octave
- * at best), or a bin below the top band. */
-static bool coarsened(const struct bm_stats *s)
-{
-	if (s->wide)
-		return s->e_top != EMPTY_TOP;
-	for (unsigned i = 1; i < bm_st_geo[0].band[0].start; i++)
-		if (bm_st_count_get(s, i))
-			return true;
-	return false;
+	bm_st_bin_range(s->wide, top, bm_st_bin_of(s->wide, top, value), lo, hi);
 }
 
 /* ---- report -------------------------------------------------------------------------------- */
 
 /* Two-sided 95% Student t critical values x 10^4, by degrees of freedom. Between rows the
  * lower df's (larger, conservative) value applies; above the last row, 1.9600. */
-static const struct {
-	uint32_t df, t;
-} t95[] = {
-	{1, 127062}, {2, 43027}, {3, 31824}, {4, 27764}, {5, 25706}, {6, 24469}, {7, 23646},
-	{8, 23060}, {9, 22622}, {10, 22281}, {11, 22010}, {12, 21788}, {13, 21604}, {14, 21448},
-	{15, 21314}, {16, 21199}, {17, 21098}, {18, 21009}, {19, 20930}, {20, 20860}, {21, 20796},
-	{22, 20739}, {23, 20687}, {24, 20639}, {25, 20595}, {26, 20555}, {27, 20518}, {28, 20484},
-	{29, 20452}, {30, 20423}, {40, 20211}, {50, 20086}, {60, 20003}, {80, 19901}, {100, 19840},
-	{120, 19799}, {200, 19719}, {500, 19647}, {1000, 19623},
+static const uint16_t t95_df[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                  21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 40, 50, 60, 80, 100, 120, 200, 500, 1000};
+static const uint32_t t95_t[] = {
+	127062, 43027, 31824, 27764, 25706, 24469, 23646, 23060, 22622, 22281, 22010, 21788, 21604,
+	21448, 21314, 21199, 21098, 21009, 20930, 20860, 20796, 20739, 20687, 20639, 20595, 20555,
+	20518, 20484, 20452, 20423, 20211, 20086, 20003, 19901, 19840, 19799, 19719, 19647, 19623,
 };
 
 static uint32_t t95_e4(uint64_t df)
 {
-	unsigned n = sizeof t95 / sizeof t95[0];
-	if (df > t95[n - 1].df)
-		return 19600;
-	uint32_t t = t95[0].t;
-	for (unsigned i = 0; i < n && t95[i].df <= df; i++)
-		t = t95[i].t;
-	return t;
+	uint32_t t = 19600;
+	for (unsigned i = 0; i < sizeof t95_df / sizeof t95_df[0] && t95_df[i] <= df; i++)
+		t = t95_t[i];
+	return df > 1000 ? 19600 : t;
 }
 
-/* Tukey fences in half units (2 * fence) from Q1 and Q3, and the outlier summary. */
-/* 128-bit helpers for the Tukey fences: 5 Q - 3 Q and twice a sample need at most 68 bits, so
- * the wide type (and its stack) is kept for the one product that needs it. */
-static struct bm_u128 u128_twice(uint64_t v)
+/* Tukey fences (Q1 - 1.5 IQR, Q3 + 1.5 IQR) and the outlier summary. A value v is below the low
+ * fence iff 2v < 5 Q1 - 3 Q3 =: X, i.e. v < ceil(X / 2), and above the high one iff
+ * 2v > 5 Q3 - 3 Q1 =: Y, i.e. v > floor(Y / 2): two 64-bit thresholds (X <= 2 Q1; Y / 2 past
+ * 2^64 means nothing is above). */
+__attribute__((noinline)) static void tukey(const struct bm_stats *s, uint64_t div, const struct bm_wide *s1,
+                                            const struct bm_quantile *pq1, const struct bm_quantile *pq3,
+                                            struct bm_stats_report *r)
 {
-	struct bm_u128 r = {v << 1, v >> 63};
-	return r;
-}
-
-static struct bm_u128 u128_mul_small(struct bm_u128 a, uint64_t k)
-{
-	struct bm_u128 r = bm_u128_mul64(a.lo, k);
-	r.hi += a.hi * k;
-	return r;
-}
-
-/* Round-half-up a / d (d > 0, a < 2^126), saturating at 2^64-1: floor((2a + d) / 2d). */
-static uint64_t u128_div_round(struct bm_u128 a, uint64_t d)
-{
-	struct bm_u128 x = a, y = bm_u128_from64(d);
-	bm_u128_add(&x, a);
-	bm_u128_add(&x, y);
-	bm_u128_add(&y, y);
-	struct bm_u128 q = bm_u128_divmod(x, y, 0);
-	return q.hi ? UINT64_MAX : q.lo;
-}
-
-__attribute__((noinline)) static void tukey(const struct bm_stats *s, uint64_t div, struct bm_stats_report *r)
-{
-	struct bm_quantile q1, q3;
-	bm_stats_quantile(s, 1, 4, 1, &q1);
-	bm_stats_quantile(s, 3, 4, 1, &q3);
-	/* 2*lo = 5 Q1 - 3 Q3 (0 when negative), 2*hi = 5 Q3 - 3 Q1 */
-	struct bm_u128 a5 = bm_u128_mul64(q1.raw, 5), b3 = bm_u128_mul64(q3.raw, 3);
-	struct bm_u128 lo2 = bm_u128_cmp(a5, b3) > 0 ? bm_u128_sub(a5, b3) : bm_u128_from64(0);
-	struct bm_u128 hi2 = bm_u128_sub(bm_u128_mul64(q3.raw, 5), bm_u128_mul64(q1.raw, 3));
-	r->fence_lo_milli = u128_div_round(u128_mul_small(lo2, 500), div);
-	r->fence_hi_milli = u128_div_round(u128_mul_small(hi2, 500), div);
-
-	/* Outliers: exact from the heap; histogram bins by their range (a bin straddling a fence
-	 * is classified by its representative and counted as uncertain). */
-	uint64_t out_lo = 0, out_hi = 0, unc = 0;
-	struct bm_u128 out_sum = bm_u128_from64(0); /* <= the sum of all samples < 2^128 */
+	struct bm_quantile q1 = *pq1, q3 = *pq3;
+	struct bm_u128 a5 = bm_u128_mul64(q1.raw, 5), b3 = bm_u128_mul64(q3.raw, 3), x, y;
+	x = bm_u128_cmp(a5, b3) > 0 ? bm_u128_sub(a5, b3) : bm_u128_from64(0);
+	y = bm_u128_sub(bm_u128_mul64(q3.raw, 5), bm_u128_mul64(q1.raw, 3));
+	scaled(x.lo, x.hi, 500, div, &r->fence_lo_m);
+	scaled(y.lo, y.hi, 500, div, &r->fence_hi_m);
+	uint64_t lo_t = (x.lo >> 1 | x.hi << 63) + (x.lo & 1); /* ceil(X / 2) <= Q1 */
+	uint64_t hi_t = y.hi >> 1 ? UINT64_MAX : y.lo >> 1 | y.hi << 63;
+	/* Outliers: exact in the tail; histogram bins by their range (a bin straddling a fence is
+	 * classified by its representative and counted as uncertain). */
+	uint64_t out[2] = {0, 0}, unc = 0;
+	uint32_t osum[WN], t[WN], d[WN];
+	wset(osum, 0, 0);
 	bool exact = true;
-	for (unsigned i = 0; i < s->heap_len; i++) {
-		struct bm_u128 v2 = u128_twice(s->heap[i]);
-		int below = bm_u128_cmp(v2, lo2) < 0, above = bm_u128_cmp(v2, hi2) > 0;
-		if (below || above) {
-			out_lo += below;
-			out_hi += above;
-			bm_u128_add(&out_sum, bm_u128_from64(s->heap[i]));
-		}
-	}
-	if (s->e_top != EMPTY_TOP) {
-		for (unsigned p = 0; p < bm_st_geo[s->wide].bins; p++) {
-			uint64_t c = bm_st_count_get(s, p);
+	unsigned nb = s->top == EMPTY_TOP ? 0 : NBINS(s->wide);
+	for (unsigned i = 0; i < nb + s->tail_len; i++) {
+		uint64_t c = 1, lo, hi, v;
+		if (i < nb) {
+			c = bm_st_count_get(s, i);
 			if (!c)
 				continue;
-			uint64_t lo, hi;
-			uint32_t bound;
-			pos_range(s, p, &lo, &hi);
-			uint64_t rep = representative(lo, hi, &bound);
-			struct bm_u128 l2 = u128_twice(lo), h2 = u128_twice(hi), r2 = u128_twice(rep);
-			int straddle = (bm_u128_cmp(l2, lo2) < 0 && bm_u128_cmp(h2, lo2) >= 0) ||
-			               (bm_u128_cmp(l2, hi2) <= 0 && bm_u128_cmp(h2, hi2) > 0);
-			int below = bm_u128_cmp(r2, lo2) < 0, above = bm_u128_cmp(r2, hi2) > 0;
-			if (straddle)
-				unc += c;
-			if (below || above) {
-				out_lo += below ? c : 0;
-				out_hi += above ? c : 0;
-				bm_u128_add(&out_sum, bm_u128_mul64(rep, c));
-				if (lo != hi || straddle)
-					exact = false;
-			} else if (straddle) {
-				exact = false;
-			}
+			v = bin_rep(s, i, &lo, &hi, 0);
+		} else {
+			lo = hi = v = bm_st_tail_at(s, i - nb);
 		}
+		int below = v < lo_t, above = v > hi_t;
+		int straddle = (lo < lo_t && hi >= lo_t) || (lo <= hi_t && hi > hi_t);
+		unc += straddle ? c : 0;
+		if (below || above) {
+			out[above] += c;
+			struct bm_u128 vc = bm_u128_mul64(v, c);
+			wset(t, vc.lo, vc.hi);
+			bm_wide_add(osum, t, WN);
+		}
+		if (straddle || ((below || above) && lo != hi))
+			exact = false;
 	}
-	r->outliers_lo = out_lo;
-	r->outliers_hi = out_hi;
+	r->outliers_lo = out[0];
+	r->outliers_hi = out[1];
 	r->outliers_uncertain = unc;
 	r->filtered_mean_exact = exact;
-	uint64_t kept = bm_stats_count(s) - out_lo - out_hi;
-	if (kept == 0) {
-		r->filtered_mean_milli = 0;
+	uint64_t kept = bm_stats_count(s) - out[0] - out[1];
+	if (kept == 0)
 		return;
+	/* (S1 - outliers) * 1000 / (kept * div) */
+	for (unsigned i = 0; i < WN; i++)
+		t[i] = s1->w[i];
+	if (bm_wide_sub(t, osum, WN))
+		wset(t, 0, 0);
+	wmul(t, 1000);
+	wset(d, kept, 0);
+	wmul(d, div);
+	wratio(t, d, 0, &r->fmean_m);
+}
+
+/* The second moments: V = N*S2 - S1^2 = N(N-1) * sample variance (exact), then
+ * stddev = sqrt(V 10^6 / (N (N-1) div^2)), ci95 = t stddev / sqrt(N)
+ * = sqrt(t_e4^2 V / (100 N^2 (N-1) div^2)) and cv = sqrt(10^12 N V / ((N-1) S1^2)). Not inlined,
+ * so its frame (a few 448-bit values) does not add to the report's (RV32 boards have a few KiB). */
+__attribute__((noinline)) static void moments(const struct bm_stats *s, uint64_t div, const struct bm_wide *s1,
+                                              const struct bm_wide *s2, struct bm_stats_report *r)
+{
+	uint64_t n = bm_stats_count(s), t = t95_e4(n - 1);
+	uint32_t v[WN], x[WN], d[WN], sq[WN];
+	wset(d, n, 0);
+	wmulw(v, s2->w, d, 2);
+	wmulw(sq, s1->w, s1->w, WN);
+	if (bm_wide_sub(v, sq, WN))
+		wset(v, 0, 0);
+	for (unsigned i = 0; i < WN; i++)
+		x[i] = v[i];
+	wmul(x, 1000000);
+	wset(d, n, 0);
+	wmul(d, n - 1);
+	wmul(d, div);
+	wmul(d, div);
+	wratio(x, d, 1, &r->stddev_m);
+	for (unsigned i = 0; i < WN; i++)
+		x[i] = v[i];
+	wmul(x, t * t);
+	wset(d, n, 0);
+	wmul(d, n);
+	wmul(d, n - 1);
+	wmul(d, div);
+	wmul(d, div);
+	wmul(d, 100);
+	wratio(x, d, 1, &r->ci95_m);
+	if (s1->w[0] | s1->w[1] | s1->w[2] | s1->w[3] | s1->w[4]) { /* S1 < 2^129 */
+		wmul(v, 1000000000000ull);
+		wmul(v, n);
+		wmul(sq, n - 1);
+		struct bm_u128 cv;
+		wratio(v, sq, 1, &cv);
+		r->cv_ppm = sat64(cv);
 	}
-	/* (S1 - outliers) * 1000 / (kept * div) needs more than 128 bits. */
-	struct bm_u128 rest = bm_u128_cmp(s->sum, out_sum) >= 0 ? bm_u128_sub(s->sum, out_sum) : bm_u128_from64(0);
-	struct bm_wide sum = bm_wide_u128(rest), d = bm_wide_u64(kept);
-	sum = bm_wide_mul64(&sum, 1000);
-	d = bm_wide_mul64(&d, div);
-	r->filtered_mean_milli = wide_div_round(&sum, &d);
 }
 
-/* The second moments, one function each and not inlined: each builds the few 448-bit values it
- * needs, so their stack frames come one after another instead of adding up (RV32 boards have a
- * few KiB of stack). Report time only; V is recomputed each time. */
-
-/* V = N*S2 - S1^2 = N(N-1) * sample variance, exact. */
-BM_NO_LIBCALLS __attribute__((noinline)) static struct bm_wide variance_num(const struct bm_stats *s)
+/* True when some histogram sample sits below full resolution: 32-bit counts (23 bins per octave
+ * at best), or a bin below the top 13 octaves (bins 1..83 of the 16-bit layout). */
+static bool coarsened(const struct bm_stats *s)
 {
-	struct bm_wide n = bm_wide_u64(bm_stats_count(s)), s1 = bm_wide_u128(s->sum), s2 = wide_sumsq(s);
-	struct bm_wide v = bm_wide_mul(&n, &s2), sq = bm_wide_mul(&s1, &s1);
-	if (bm_wide_sub(v.w, sq.w, WN))
-		v = bm_wide_u64(0);
-	return v;
-}
-
-/* N (N-1) div^2 */
-BM_NO_LIBCALLS __attribute__((noinline)) static struct bm_wide nn1_div2(const struct bm_stats *s, uint64_t div)
-{
-	struct bm_wide n = bm_wide_u64(bm_stats_count(s)), nm1 = bm_wide_u64(bm_stats_count(s) - 1);
-	struct bm_wide dv = bm_wide_u64(div);
-	struct bm_wide nn1 = bm_wide_mul(&n, &nm1), div2 = bm_wide_mul(&dv, &dv);
-	return bm_wide_mul(&nn1, &div2);
-}
-
-/* stddev_milli = sqrt(V * 10^6 / (N (N-1) div^2)) */
-BM_NO_LIBCALLS __attribute__((noinline)) static uint64_t stddev_milli(const struct bm_stats *s, uint64_t div)
-{
-	struct bm_wide x = variance_num(s), d = nn1_div2(s, div);
-	x = bm_wide_mul64(&x, 1000000);
-	return wide_sqrt_ratio_round(&x, &d);
-}
-
-/* cv_ppm = 10^6 sqrt(N V / (N-1)) / S1 = sqrt(10^12 N V / ((N-1) S1^2)) */
-BM_NO_LIBCALLS __attribute__((noinline)) static uint64_t cv_ppm(const struct bm_stats *s)
-{
-	struct bm_wide x = variance_num(s), d = bm_wide_u128(s->sum);
-	x = bm_wide_mul64(&x, 1000000);
-	x = bm_wide_mul64(&x, 1000000);
-	x = bm_wide_mul64(&x, bm_stats_count(s));
-	d = bm_wide_mul(&d, &d);
-	d = bm_wide_mul64(&d, bm_stats_count(s) - 1);
-	return wide_sqrt_ratio_round(&x, &d);
-}
-
-/* ci95_milli = t * stddev / sqrt(N) = sqrt(t_e4^2 V / (100 N^2 (N-1) div^2)) */
-BM_NO_LIBCALLS __attribute__((noinline)) static uint64_t ci95_milli(const struct bm_stats *s, uint64_t div)
-{
-	uint64_t t = t95_e4(bm_stats_count(s) - 1);
-	struct bm_wide x = variance_num(s), d = nn1_div2(s, div);
-	x = bm_wide_mul64(&x, t * t);
-	d = bm_wide_mul64(&d, bm_stats_count(s));
-	d = bm_wide_mul64(&d, 100);
-	return wide_sqrt_ratio_round(&x, &d);
+	if (s->top == EMPTY_TOP)
+		return false;
+	if (s->wide)
+		return true;
+	for (unsigned i = 1; i < 84; i++)
+		if (bm_st_count_get(s, i))
+			return true;
+	return false;
 }
 
 BM_NO_LIBCALLS void bm_stats_report(const struct bm_stats *s, uint64_t div, struct bm_stats_report *r)
@@ -367,27 +420,48 @@ BM_NO_LIBCALLS void bm_stats_report(const struct bm_stats *s, uint64_t div, stru
 		div = 1;
 	uint64_t n = bm_stats_count(s);
 	r->n = n;
+	r->div = div;
 	r->bins_per_octave = s->wide ? PER(1) : PER(0);
 	r->flags = s->flags | (coarsened(s) ? BM_STATS_F_COARSENED : 0);
 	if (n == 0)
 		return;
-	r->min_milli = milli(s->min, div);
-	r->max_milli = milli(s->max, div);
-	bm_stats_quantile(s, 1, 2, div, &r->p50);
-	bm_stats_quantile(s, 9, 10, div, &r->p90);
-	bm_stats_quantile(s, 99, 100, div, &r->p99);
-	bm_stats_quantile(s, 999, 1000, div, &r->p999);
+	r->min_raw = s->top != EMPTY_TOP ? s->min : bm_st_tail_at(s, 0);
+	r->max_raw = bm_st_tail_at(s, s->tail_len - 1u);
+	struct bm_u128 m;
+	scaled(r->min_raw, 0, 1000, div, &m);
+	r->min_milli = sat64(m);
+	scaled(r->max_raw, 0, 1000, div, &m);
+	r->max_milli = sat64(m);
+	/* Q1, P50, Q3, P90, P99, P99.9: ranks ascending, one walk (Q1 and Q3 undivided, for Tukey). */
+	static const uint16_t num[6] = {1, 1, 3, 9, 99, 999}, den[6] = {4, 2, 4, 10, 100, 1000};
+	uint64_t rank[6];
+	unsigned bin[6];
+	for (unsigned i = 0; i < 6; i++)
+		rank[i] = rank_of(n, num[i], den[i]);
+	bins_of_ranks(s, rank, 6, bin);
+	struct bm_quantile q1, q3;
+	quantile_at(s, rank[0], bin[0], 1, &q1);
+	quantile_at(s, rank[1], bin[1], div, &r->p50);
+	quantile_at(s, rank[2], bin[2], 1, &q3);
+	quantile_at(s, rank[3], bin[3], div, &r->p90);
+	quantile_at(s, rank[4], bin[4], div, &r->p99);
+	quantile_at(s, rank[5], bin[5], div, &r->p999);
 
-	struct bm_wide x = bm_wide_u128(s->sum), d = bm_wide_u64(n);
-	/* mean = S1 / N */
-	x = bm_wide_mul64(&x, 1000);
-	d = bm_wide_mul64(&d, div);
-	r->mean_milli = wide_div_round(&x, &d);
-	if (n >= 2 && !(s->flags & BM_STATS_F_SUM_SATURATED)) {
-		r->stddev_milli = stddev_milli(s, div);
-		if (s->sum.lo || s->sum.hi)
-			r->cv_ppm = cv_ppm(s);
-		r->ci95_milli = ci95_milli(s, div);
-	}
-	tukey(s, div, r);
+	struct bm_wide s1, s2;
+	bm_st_totals(s, &s1, &s2);
+	uint32_t x[WN], d[WN];
+	for (unsigned i = 0; i < WN; i++)
+		x[i] = s1.w[i];
+	wmul(x, 1000);
+	wset(d, n, 0);
+	wmul(d, div);
+	wratio(x, d, 0, &r->mean_m); /* mean = S1 / N */
+	if (n >= 2 && !(s->flags & BM_STATS_F_SUM_SATURATED))
+		moments(s, div, &s1, &s2, r);
+	tukey(s, div, &s1, &q1, &q3, r);
+	const struct bm_u128 *from[6] = {&r->mean_m, &r->stddev_m, &r->ci95_m, &r->fence_lo_m, &r->fence_hi_m, &r->fmean_m};
+	uint64_t *to[6] = {&r->mean_milli, &r->stddev_milli, &r->ci95_milli, &r->fence_lo_milli, &r->fence_hi_milli,
+	                   &r->filtered_mean_milli};
+	for (int k = 0; k < 6; k++)
+		*to[k] = from[k]->hi ? UINT64_MAX : from[k]->lo;
 }

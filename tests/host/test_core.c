@@ -104,6 +104,20 @@ static void u128_against_int128(void)
 		BM_CHECK((unsigned __int128)r * r <= to128(p));
 		BM_CHECK((unsigned __int128)(r + 1) * (r + 1) > to128(p));
 	}
+	/* Each division path: both halves 64-bit, a divisor under 2^32 (the report's 10^3, a clock
+	 * rate), up to 2^64, and one with a high half. */
+	const uint64_t divs[] = {1, 3, 10, 1000, 1000000000u, UINT32_MAX, 1ull << 32, 10000000000000000000ull,
+	                         UINT64_MAX};
+	for (unsigned k = 0; k < sizeof divs / sizeof divs[0]; k++)
+		for (int i = 0; i < 200; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			struct bm_u128 a = {seed, i & 1 ? seed >> (i % 64) : 0}, rem;
+			struct bm_u128 q = bm_u128_divmod(a, bm_u128_from64(divs[k]), &rem);
+			BM_CHECK(to128(q) == to128(a) / divs[k] && to128(rem) == to128(a) % divs[k]);
+			struct bm_u128 d2 = {seed | 1, (uint64_t)i + 1};
+			q = bm_u128_divmod(a, d2, &rem);
+			BM_CHECK(to128(q) == to128(a) / to128(d2) && to128(rem) == to128(a) % to128(d2));
+		}
 	BM_CHECK_EQ_U64(bm_muldiv64(3, 1000, 2), 1500);
 	BM_CHECK_EQ_U64(bm_muldiv64(1, 1, 3), 0);
 	BM_CHECK_EQ_U64(bm_muldiv64(2, 1, 3), 1); /* rounds to nearest */

@@ -340,8 +340,8 @@ static void whole_run_records(void)
 	int status = bm_run(&cfg);
 	BM_CHECK_EQ_U64(status, BM_EXIT_FAIL);
 	int failed = 0, numbers = 0;
-	/* meta + 3 x (start + result) + end */
-	BM_CHECK_EQ_U64(check_records(&failed, &numbers), 8);
+	/* meta + 3 x (start + result) + 2 hist (after the ok results) + end */
+	BM_CHECK_EQ_U64(check_records(&failed, &numbers), 10);
 	BM_CHECK_EQ_U64(failed, 1);
 	BM_CHECK_EQ_U64(numbers, 0);
 	/* Name order, and each table row is printed as its benchmark ends. */
@@ -349,7 +349,20 @@ static void whole_run_records(void)
 	const char *f = strstr(fake_console, "\nwrong       FAIL    verify failed (after warm-up) (in verify)");
 	BM_CHECK(e && w && f && e < w && w < f);
 	BM_CHECK(strstr(fake_console, "{\"type\":\"start\",\"format\":2,\"seq\":1,\"name\":\"empty_fake\",\"index\":1,\"of\":3,") != NULL);
-	BM_CHECK(strstr(fake_console, "{\"type\":\"end\",\"format\":2,\"seq\":7,\"results\":3,\"ok\":2,\"fail\":1,") != NULL);
+	BM_CHECK(strstr(fake_console, "{\"type\":\"end\",\"format\":2,\"seq\":9,\"results\":3,\"ok\":2,\"fail\":1,") != NULL);
+	BM_CHECK(strstr(fake_console, "\"hist\":true") != NULL);
+	BM_CHECK(strstr(fake_console, "{\"type\":\"hist\",\"format\":2,\"seq\":3,\"name\":\"empty_fake\",") != NULL);
+	/* Without hist records: the meta record says so and none follows. */
+	fake_reset();
+	cfg.format &= ~BM_FORMAT_HIST;
+	BM_CHECK_EQ_U64(bm_run(&cfg), BM_EXIT_FAIL);
+	failed = numbers = 0;
+	BM_CHECK_EQ_U64(check_records(&failed, &numbers), 8);
+	BM_CHECK(strstr(fake_console, "\"hist\":false") != NULL);
+	BM_CHECK(strstr(fake_console, "{\"type\":\"hist\"") == NULL);
+	cfg.format |= BM_FORMAT_HIST;
+	fake_reset();
+	bm_run(&cfg);
 	BM_CHECK(strstr(fake_console, "baremark: FAIL (2/3 benchmarks verified, 1 fail)") != NULL);
 	/* Board hooks bracket every benchmark; only passing ones get the board's keys. */
 	BM_CHECK_EQ_U64(fake_bench_begins, 3);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bm_test.h"
+#include "../../core/stats/bm_stats_internal.h" /* the core's own count accessor */
 
 typedef unsigned __int128 u128;
 

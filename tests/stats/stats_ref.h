@@ -43,8 +43,6 @@ int ref_depth(const struct bm_stats *s, uint64_t v);
 /* Equal histograms: same layout and the same count in every bin (the spill table's order may
  * differ). */
 int ref_same_bins(const struct bm_stats *a, const struct bm_stats *b);
-/* Count of histogram bin i, whatever the storage (the core's own accessor). */
-uint64_t bm_st_count_get(const struct bm_stats *s, unsigned i);
 uint64_t ref_bin_count(const struct bm_stats *s, unsigned i);
 void ref_check_case(const char *name, const uint64_t *x, size_t n, struct case_result *res, int verbose);
 

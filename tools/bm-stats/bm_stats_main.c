@@ -1,17 +1,25 @@
-/* bm-stats: summary statistics of a list of unsigned integers, with the firmware's own
- * statistics core and record writer (identical numbers and keys).
+/* bm-stats: summary statistics with the firmware's own statistics core and record writer
+ * (identical numbers and keys), from plain numbers or from the firmware's hist records.
  *
  *   bm-stats [--format json|human|both] [--div N] [--name NAME] [FILE...]
+ *   bm-stats --hist [--bench NAME] [--format json|human|both] LOG...
  *
- * Input: one unsigned decimal integer (0 .. 2^64-1) per line; spaces, tabs and a CR around
- * the number are allowed, blank lines are skipped. All files (or stdin when none, or "-")
- * form ONE sample set. Anything else is an error naming the file and line; nothing is
- * printed unless every input was valid. Exit: 0 ok, 1 bad input, 2 bad usage. */
+ * Numbers: one unsigned decimal integer (0 .. 2^64-1) per line; spaces, tabs and a CR around
+ * the number are allowed, blank lines are skipped. All files (or stdin when none, or "-") form
+ * ONE sample set. Anything else is an error naming the file and line.
+ * --hist: the hist records of console logs or record files (docs/records.md), each CRC-checked;
+ * all runs of a benchmark are rebuilt and merged with the core's merge, one result record per
+ * benchmark (or only --bench NAME). A damaged or inconsistent hist record is refused, naming
+ * the file and line.
+ * Nothing is printed unless every input was valid. Exit: 0 ok, 1 bad input, 2 bad usage,
+ * 3 the output could not be written (e.g. a full disk). */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bm/crc32.h"
 #include "bm/port.h"
 #include "bm/out.h"
 #include "bm/record.h"
@@ -31,17 +39,26 @@ const struct bm_board board_desc = {.name = "host", .console = &console};
 
 static struct bm_stats stats;
 
+#define EXIT_INPUT 1
+#define EXIT_USAGE 2
+#define EXIT_WRITE 3
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: bm-stats [--format json|human|both] [--div N] [--name NAME] [FILE...]\n"
+	           "       bm-stats --hist [--bench NAME] [--format json|human|both] LOG...\n"
 	           "  Reads unsigned decimal integers (0 .. 18446744073709551615), one per line, from the\n"
 	           "  FILEs (together one sample set) or stdin, and prints their statistics.\n"
+	           "  --hist    read the hist records of console logs or record files instead (CRC-checked;\n"
+	           "            every run of a benchmark is merged into one state): one result per benchmark\n"
+	           "  --bench S with --hist: only benchmark S\n"
 	           "  --format  json: one result record line; human: a summary; both (default): summary,\n"
 	           "            then the record as the last line\n"
 	           "  --div N   divide every value by N (samples are totals of N iterations); default 1\n"
+	           "            (hist records carry their own)\n"
 	           "  --name S  the record's name (default: the file name, or \"stdin\")\n"
 	           "  Blank lines are skipped; spaces, tabs and CR around a number are allowed.\n"
-	           "  Exit status: 0 ok, 1 bad input, 2 bad usage.\n");
+	           "  Exit status: 0 ok, 1 bad input, 2 bad usage, 3 the output could not be written.\n");
 }
 
 static int fail(const char *file, unsigned long line, const char *msg)
@@ -50,7 +67,7 @@ static int fail(const char *file, unsigned long line, const char *msg)
 		fprintf(stderr, "bm-stats: %s:%lu: %s\n", file, line, msg);
 	else
 		fprintf(stderr, "bm-stats: %s: %s\n", file, msg);
-	return 1;
+	return EXIT_INPUT;
 }
 
 /* Parse one line (without its '\n'); 1 = a value, 0 = blank, -1 = error (msg set). */
@@ -127,17 +144,113 @@ static int read_input(FILE *f, const char *name)
 	}
 }
 
-static void print_milli(const char *label, uint64_t m)
+#include "bm_hist_read.h"
+
+/* One benchmark's runs, merged. */
+struct bench {
+	char name[128], unit[64];
+	uint64_t div, runs;
+	struct bm_stats st;
+};
+
+static struct bench *benches;
+static size_t nbenches;
+
+static int add_hist(const char *file, unsigned long lineno, struct hist *h, const char *only)
 {
-	char b[BM_FMT_NUM_MAX];
-	bm_fmt_milli(b, m, 3);
-	printf("  %-9s %s\n", label, b);
+	const char *why = 0;
+	if (only && strcmp(h->name, only))
+		return 0;
+	static struct bm_stats one;
+	why = bm_hist_rebuild(&one, h);
+	if (why) {
+		char msg[512];
+		snprintf(msg, sizeof msg, "hist record of %s: %s", h->name, why);
+		return fail(file, lineno, msg);
+	}
+	struct bench *b = 0;
+	for (size_t i = 0; i < nbenches; i++)
+		if (!strcmp(benches[i].name, h->name))
+			b = &benches[i];
+	if (!b) {
+		struct bench *nb = realloc(benches, (nbenches + 1) * sizeof *benches);
+		if (!nb)
+			return fail(file, lineno, "out of memory");
+		benches = nb;
+		b = &benches[nbenches++];
+		snprintf(b->name, sizeof b->name, "%s", h->name);
+		snprintf(b->unit, sizeof b->unit, "%s", h->unit);
+		b->div = h->div;
+		b->runs = 0;
+		bm_stats_init(&b->st);
+	} else if (b->div != h->div || strcmp(b->unit, h->unit)) {
+		char msg[512];
+		snprintf(msg, sizeof msg, "%s: this run has div %llu, unit %s; an earlier one div %llu, unit %s "
+		         "(their batch totals do not merge)", h->name, (unsigned long long)h->div, h->unit,
+		         (unsigned long long)b->div, b->unit);
+		return fail(file, lineno, msg);
+	}
+	bm_stats_merge(&b->st, &one);
+	b->runs++;
+	return 0;
 }
 
-static void print_q(const char *label, const struct bm_quantile *q)
+/* Every hist record of one log: lines that start with '{' are records (docs/records.md); the
+ * ones that are not hist records are not read further. */
+static int read_hists(FILE *f, const char *file, const char *only)
+{
+	size_t cap = 0;
+	char *line = 0;
+	ssize_t got;
+	unsigned long lineno = 0;
+	int rc = 0;
+	struct hist *h = calloc(1, sizeof *h);
+	if (!h)
+		return fail(file, 0, "out of memory");
+	while (!rc && (got = getline(&line, &cap, f)) >= 0) {
+		size_t len = (size_t)got;
+		lineno++;
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			len--;
+		if (!len || line[0] != '{')
+			continue;
+		if (memchr(line, 0, len)) {
+			rc = fail(file, lineno, "a hist record with a NUL byte (damaged)");
+			break;
+		}
+		const char *err = 0;
+		int got_hist = bm_hist_parse(line, len, h, &err);
+		if (got_hist < 0) {
+			char msg[200];
+			snprintf(msg, sizeof msg, "hist record refused: %s", err);
+			rc = fail(file, lineno, msg);
+			break;
+		}
+		if (got_hist)
+			rc = add_hist(file, lineno, h, only);
+	}
+	if (!rc && ferror(f))
+		rc = fail(file, 0, strerror(errno ? errno : EIO));
+	free(h->bins);
+	free(h);
+	free(line);
+	return rc;
+}
+
+/* ---- output ------------------------------------------------------------------------------- */
+
+/* raw / div in thousandths, exact (never saturated). */
+static void fmt_raw(char *b, uint64_t raw, uint64_t div)
+{
+	unsigned __int128 m = ((unsigned __int128)raw * 1000 + div / 2) / div;
+	struct bm_u128 v = {(uint64_t)m, (uint64_t)(m >> 64)};
+	bm_fmt_milli128(b, v);
+}
+
+static void print_q(const char *label, const struct bm_quantile *q, uint64_t div)
 {
 	char b[BM_FMT_NUM_MAX];
-	bm_fmt_milli(b, q->value_milli, 3);
+	fmt_raw(b, q->raw, div);
 	if (q->exact)
 		printf("  %-9s %s  (exact)\n", label, b);
 	else
@@ -145,78 +258,118 @@ static void print_q(const char *label, const struct bm_quantile *q)
 		       (q->bound_ppm % 10000 + 99) / 100 > 99 ? 99 : (q->bound_ppm % 10000 + 99) / 100);
 }
 
-static void human(const char *name, const struct bm_stats_report *r)
+static void human(const char *name, const struct bm_stats_report *r, uint64_t runs)
 {
 	char a[BM_FMT_NUM_MAX], b[BM_FMT_NUM_MAX];
-	printf("%s: %llu samples\n", name, (unsigned long long)r->n);
-	print_milli("min", r->min_milli);
-	print_q("p50", &r->p50);
-	print_q("p90", &r->p90);
-	print_q("p99", &r->p99);
-	print_q("p99.9", &r->p999);
-	print_milli("max", r->max_milli);
-	bm_fmt_milli(a, r->mean_milli, 3);
-	bm_fmt_milli(b, r->ci95_milli, 3);
+	uint64_t div = r->div;
+	printf("%s: %llu samples", name, (unsigned long long)r->n);
+	if (runs > 1)
+		printf(" (%llu runs merged)", (unsigned long long)runs);
+	printf("\n");
+	fmt_raw(a, r->min_raw, div);
+	printf("  %-9s %s\n", "min", a);
+	print_q("p50", &r->p50, div);
+	print_q("p90", &r->p90, div);
+	print_q("p99", &r->p99, div);
+	print_q("p99.9", &r->p999, div);
+	fmt_raw(a, r->max_raw, div);
+	printf("  %-9s %s\n", "max", a);
+	bm_fmt_milli128(a, r->mean_m);
+	bm_fmt_milli128(b, r->ci95_m);
 	printf("  %-9s %s +- %s (95%% CI)\n", "mean", a, b);
-	bm_fmt_milli(a, r->stddev_milli, 3);
+	bm_fmt_milli128(a, r->stddev_m);
 	printf("  %-9s %s (cv %llu.%04llu%%)\n", "stddev", a, (unsigned long long)(r->cv_ppm / 10000),
 	       (unsigned long long)(r->cv_ppm % 10000));
-	bm_fmt_milli(a, r->fence_lo_milli, 3);
-	bm_fmt_milli(b, r->fence_hi_milli, 3);
+	bm_fmt_milli128(a, r->fence_lo_m);
+	bm_fmt_milli128(b, r->fence_hi_m);
 	printf("  %-9s fences [%s, %s]: %llu below, %llu above", "tukey", a, b,
 	       (unsigned long long)r->outliers_lo, (unsigned long long)r->outliers_hi);
-	bm_fmt_milli(a, r->filtered_mean_milli, 3);
+	bm_fmt_milli128(a, r->fmean_m);
 	printf("; mean inside %s%s\n", a, r->filtered_mean_exact ? "" : " (approx.)");
 	if (r->flags & BM_STATS_F_COARSENED)
 		printf("  note: some samples lie far below the largest (or N > %llu): held at reduced\n"
 		       "        resolution; the bounds above say how much (%u bins per octave at the top)\n",
 		       (unsigned long long)BM_STATS_U16_MAX_N, r->bins_per_octave);
 	if (r->flags & (BM_STATS_F_SUM_SATURATED | BM_STATS_F_BIN_SATURATED))
-		printf("  note: a counter saturated (more than 2^32 samples in one bin?)\n");
+		printf("  note: a counter saturated (more than 2^32 samples in one bin, or 2^63 samples)\n");
+}
+
+static void emit(const char *format, const char *name, const char *unit, const struct bm_stats *st, uint64_t div,
+                 int iters, uint64_t runs)
+{
+	struct bm_stats_report rep;
+	bm_stats_report(st, div, &rep);
+	if (strcmp(format, "json"))
+		human(name, &rep, runs);
+	if (strcmp(format, "human")) {
+		struct bm_record r;
+		bm_rec_begin(&r, "result");
+		bm_rec_str(&r, "name", name);
+		bm_rec_str(&r, "status", "ok");
+		bm_rec_str(&r, "unit", unit);
+		if (iters)
+			bm_rec_u64(&r, "iters", div);
+		bm_stats_record_fields(&r, &rep);
+		bm_rec_end(&r);
+	}
+}
+
+/* Everything was printed: did it reach its destination? */
+static int finish_output(void)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	fprintf(stderr, "bm-stats: cannot write the output: %s\n", strerror(errno ? errno : EIO));
+	return EXIT_WRITE;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "bm-stats: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see --help)\n");
+	return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
 {
-	const char *format = "both", *name = 0;
+	const char *format = "both", *name = 0, *only = 0;
 	uint64_t div = 1;
-	int nfiles = 0;
+	int nfiles = 0, hist = 0, div_given = 0, rc = 0;
 	char **files = calloc((size_t)argc + 1, sizeof *files);
 	if (!files)
-		return 2;
-	for (int i = 1; i < argc; i++) {
+		return EXIT_USAGE;
+	for (int i = 1; i < argc && !rc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			free(files);
-			return 0;
-		} else if (!strcmp(a, "--format") || !strcmp(a, "--div") || !strcmp(a, "--name")) {
+			return finish_output();
+		} else if (!strcmp(a, "--hist")) {
+			hist = 1;
+		} else if (!strcmp(a, "--format") || !strcmp(a, "--div") || !strcmp(a, "--name") || !strcmp(a, "--bench")) {
 			if (i + 1 >= argc) {
-				fprintf(stderr, "bm-stats: %s needs a value (see --help)\n", a);
-				free(files);
-				return 2;
+				rc = usage_error("%s needs a value", a);
+				break;
 			}
 			const char *v = argv[++i];
 			if (!strcmp(a, "--format")) {
-				if (strcmp(v, "json") && strcmp(v, "human") && strcmp(v, "both")) {
-					fprintf(stderr, "bm-stats: --format '%s': use json, human or both\n", v);
-					free(files);
-					return 2;
-				}
+				if (strcmp(v, "json") && strcmp(v, "human") && strcmp(v, "both"))
+					rc = usage_error("--format '%s': use json, human or both", v);
 				format = v;
 			} else if (!strcmp(a, "--name")) {
 				name = v;
+			} else if (!strcmp(a, "--bench")) {
+				only = v;
 			} else {
 				const char *msg = 0;
-				if (parse_line(v, strlen(v), &div, &msg) <= 0 || div == 0) {
-					fprintf(stderr, "bm-stats: --div '%s': need a whole number >= 1\n", v);
-					free(files);
-					return 2;
-				}
+				if (parse_line(v, strlen(v), &div, &msg) <= 0 || div == 0)
+					rc = usage_error("--div '%s': need a whole number >= 1", v);
+				div_given = 1;
 			}
 		} else if (a[0] == '-' && a[1] && strcmp(a, "--")) {
-			fprintf(stderr, "bm-stats: unknown option '%s' (see --help)\n", a);
-			free(files);
-			return 2;
+			rc = usage_error("unknown option '%s'", a);
 		} else if (!strcmp(a, "--")) {
 			for (i++; i < argc; i++)
 				files[nfiles++] = argv[i];
@@ -224,64 +377,67 @@ int main(int argc, char **argv)
 			files[nfiles++] = argv[i];
 		}
 	}
-
-	bm_stats_init(&stats);
-	int rc = 0;
-	if (nfiles == 0) {
-		rc = read_input(stdin, "stdin");
-	}
-	for (int i = 0; i < nfiles && !rc; i++) {
-		if (!strcmp(files[i], "-")) {
-			rc = read_input(stdin, "stdin");
-			continue;
-		}
-		FILE *f = fopen(files[i], "rb");
-		if (!f) {
-			rc = fail(files[i], 0, strerror(errno));
-			break;
-		}
-		rc = read_input(f, files[i]);
-		fclose(f);
-	}
-	if (!rc && bm_stats_count(&stats) == 0)
-		rc = fail(nfiles == 1 ? files[0] : nfiles ? "input" : "stdin", 0, "no samples (empty input)");
+	if (!rc && hist && (div_given || name))
+		rc = usage_error("%s: hist records carry their own div and names", div_given ? "--div" : "--name");
+	if (!rc && only && !hist)
+		rc = usage_error("%s needs --hist", "--bench");
+	if (!rc && hist && nfiles == 0)
+		rc = usage_error("%s: name the logs to read", "--hist");
 	if (rc) {
 		free(files);
 		return rc;
 	}
 
-	char joined[256];
-	if (!name) {
-		if (nfiles == 0) {
-			name = "stdin";
-		} else {
-			size_t l = 0;
-			joined[0] = 0;
-			for (int i = 0; i < nfiles; i++) {
-				const char *f = strcmp(files[i], "-") ? files[i] : "stdin";
-				int w = snprintf(joined + l, sizeof joined - l, "%s%s", i ? "+" : "", f);
-				if (w < 0 || (size_t)w >= sizeof joined - l)
-					break;
-				l += (size_t)w;
-			}
-			name = joined;
+	bm_stats_init(&stats);
+	if (nfiles == 0)
+		rc = read_input(stdin, "stdin");
+	for (int i = 0; i < nfiles && !rc; i++) {
+		int std = !strcmp(files[i], "-");
+		FILE *f = std ? stdin : fopen(files[i], "rb");
+		const char *fn = std ? "stdin" : files[i];
+		if (!f) {
+			rc = fail(files[i], 0, strerror(errno));
+			break;
 		}
+		rc = hist ? read_hists(f, fn, only) : read_input(f, fn);
+		if (!std)
+			fclose(f);
 	}
-	struct bm_stats_report rep;
-	bm_stats_report(&stats, div, &rep);
-	if (strcmp(format, "json"))
-		human(name, &rep);
-	if (strcmp(format, "human")) {
-		struct bm_record r;
-		bm_rec_begin(&r, "result");
-		bm_rec_str(&r, "name", name);
-		bm_rec_str(&r, "status", "ok");
-		bm_rec_str(&r, "unit", "value");
-		if (div != 1)
-			bm_rec_u64(&r, "iters", div);
-		bm_stats_record_fields(&r, &rep);
-		bm_rec_end(&r);
+	if (!rc && !hist && bm_stats_count(&stats) == 0)
+		rc = fail(nfiles == 1 ? files[0] : nfiles ? "input" : "stdin", 0, "no samples (empty input)");
+	if (!rc && hist && nbenches == 0)
+		rc = fail(nfiles == 1 ? files[0] : "input", 0,
+		          only ? "no hist record of that benchmark" : "no hist records (the meta record's \"hist\" was false?)");
+	if (rc) {
+		free(files);
+		free(benches);
+		return rc;
+	}
+
+	if (hist) {
+		for (size_t i = 0; i < nbenches; i++)
+			emit(format, benches[i].name, benches[i].unit, &benches[i].st, benches[i].div, 1, benches[i].runs);
+	} else {
+		char joined[256];
+		if (!name) {
+			if (nfiles == 0) {
+				name = "stdin";
+			} else {
+				size_t l = 0;
+				joined[0] = 0;
+				for (int i = 0; i < nfiles; i++) {
+					const char *f = strcmp(files[i], "-") ? files[i] : "stdin";
+					int w = snprintf(joined + l, sizeof joined - l, "%s%s", i ? "+" : "", f);
+					if (w < 0 || (size_t)w >= sizeof joined - l)
+						break;
+					l += (size_t)w;
+				}
+				name = joined;
+			}
+		}
+		emit(format, name, "value", &stats, div, div != 1, 1);
 	}
 	free(files);
-	return fflush(stdout) == 0 ? 0 : 1;
+	free(benches);
+	return finish_output();
 }

@@ -11,6 +11,7 @@
 
 #define BM_FORMAT_TABLE   0x1u  /* human header, table rows and the closing line */
 #define BM_FORMAT_RECORDS 0x2u  /* JSON records */
+#define BM_FORMAT_HIST    0x4u  /* with RECORDS: a hist record after each ok result (the distribution) */
 
 struct bm_config {
 	/** Timed batches per benchmark (the statistics' N). */

@@ -8,6 +8,7 @@
 #include "bm/bench.h"
 #include "bm/harness.h"
 #include "bm/stats.h"
+#include "bm/wide.h"
 
 /* Cost of one counter read pair (begin + end with nothing between), measured at boot. */
 struct bm_overhead {
@@ -56,6 +57,8 @@ struct bm_bench_result {
 	uint32_t below_overhead;    /* batches that measured less than the overhead (counted as 0) */
 	int short_interval;         /* median batch under BM_SHORT_INTERVAL_FACTOR x the read overhead */
 	uint64_t instret_milli;     /* mean instructions per iteration x1000 (0 if not counted) */
+	struct bm_u128 instret_sum; /* instructions over all samples, overhead subtracted */
+	uint32_t samples;           /* timed batches taken */
 	uint64_t ops_per_s;         /* iterations per second at the median (0 if unknown) */
 	uint64_t p50_ns_milli;      /* median per iteration in ns x1000 (0 if unknown) */
 	uint64_t mean_ns_milli;

@@ -14,6 +14,8 @@
 
 void bm_out_char(char c);
 void bm_out_str(const char *s);
+/* n bytes of s (through the console's write, '\n' as the console wants it). */
+void bm_out_mem(const char *s, size_t n);
 void bm_out_u64(uint64_t v);
 void bm_out_hex(uint64_t v, unsigned digits);
 /* Pad `s` with spaces to `width` (right-aligned when right != 0). */

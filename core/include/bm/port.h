@@ -117,6 +117,9 @@ struct bm_console {
 	void (*init)(struct bm_console *con);
 	/** Write one byte, blocking until the device takes it (bounded where the device may be absent). */
 	void (*putc)(struct bm_console *con, char c);
+	/** Optional: write n bytes as putc would (core's strings and records come in pieces: one call
+	 *  per piece, not per byte; NULL: core calls putc for each). */
+	void (*write)(struct bm_console *con, const char *s, size_t n);
 	/** 0 (default): core sends "\r\n" for '\n' (a serial line); 1: '\n' alone (a file, a pipe). */
 	uint8_t lf_only;
 };
@@ -280,6 +283,16 @@ static inline void bm_port_putc(char c)
 	struct bm_console *con = board_desc.console;
 	if (con && con->putc)
 		(con->putc)(con, c); /* parenthesised: <stdio.h> may define putc as a macro */
+}
+
+static inline void bm_port_write(const char *s, size_t n)
+{
+	struct bm_console *con = board_desc.console;
+	if (con && con->write)
+		con->write(con, s, n);
+	else
+		while (n--)
+			bm_port_putc(*s++);
 }
 
 /* The watchdog's alarm when the board has one that works (core sets it after the alarm's init). */

@@ -1,6 +1,7 @@
 /* Machine-readable result records: one JSON object per console line, each ending with
- * "crc":"xxxxxxxx" = CRC-32 of every byte of the line before "crc":. Streamed byte by byte
- * (no line buffer), so a record costs no RAM. Format documented in docs/records.md. */
+ * "crc":"xxxxxxxx" = CRC-32 of every byte of the line before "crc":. Streamed through a 64-byte
+ * buffer in the record itself (on the writer's stack), so a record costs no static RAM and the
+ * console is called once per 64 bytes, not per byte. Format documented in docs/records.md. */
 #ifndef BM_RECORD_H
 #define BM_RECORD_H
 
@@ -10,9 +11,13 @@
 
 #define BM_RECORD_FORMAT 2
 
+#define BM_RECORD_CHUNK 64
+
 struct bm_record {
-	uint32_t crc;     /* running CRC of the bytes written so far */
-	int need_comma;   /* a member was written at this nesting level */
+	uint32_t crc;     /* running CRC of the bytes written so far, inverted (bm_crc32_step) */
+	uint8_t need_comma; /* a member was written at this nesting level */
+	uint8_t len;      /* bytes in buf, not yet sent */
+	char buf[BM_RECORD_CHUNK];
 };
 
 /* Opens a record of `type` with the next sequence number of this boot; a "meta" record starts a
@@ -26,6 +31,8 @@ void bm_rec_bool(struct bm_record *r, const char *key, int value);
 /* 128-bit values: an integer (e.g. an exact sum), and thousandths printed with 3 decimals. */
 void bm_rec_u128(struct bm_record *r, const char *key, struct bm_u128 value);
 void bm_rec_milli128(struct bm_record *r, const char *key, struct bm_u128 milli);
+/* A number the caller formatted (decimal digits only), e.g. an exact integer wider than 128 bits. */
+void bm_rec_num(struct bm_record *r, const char *key, const char *digits);
 /* Arrays: "key":[ ... ]; elements are numbers (bm_rec_elem_u64) or nested arrays
  * (bm_rec_elem_array_begin ... bm_rec_array_end). */
 void bm_rec_array_begin(struct bm_record *r, const char *key);

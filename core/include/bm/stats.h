@@ -1,6 +1,7 @@
 /* Online statistics in fixed memory: every sample of every benchmark goes through here.
  * Integer only (no FPU, no division on the insert path), bounded state, exact moments from
- * integer sums, exact-tail quantiles from a top-K buffer, log-linear histogram beyond it. */
+ * integer sums, an exact top-K tail, and a top-anchored quasi-geometric histogram for the rest.
+ * Design, costs and accuracy: docs/statistics.md. */
 #ifndef BM_STATS_H
 #define BM_STATS_H
 
@@ -8,53 +9,63 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bm/port.h"
 #include "bm/wide.h"
 
 /* Geometry, fixed at compile time (docs/statistics.md has the figures). The histogram is anchored
- * at its top octave (the largest sample outside the exact tail): every octave [2^e, 2^(e+1)) is
- * cut into 46 quasi-geometric bins (relative error <= 0.80%) for the 13 octaves below and
- * including the top, 23 bins (<= 1.59%) for the next one, 6 bins for two more, one bin per octave
- * beyond (a sample that far below costs resolution; the record says so). Counts are 16-bit with
- * a spill table for the few bins that pass 65,535; beyond BM_STATS_U16_MAX_N samples the state
- * switches to 32-bit counts and 23 bins per octave (<= 1.59%) for 12 octaves. */
+ * at its top octave (that of the largest sample outside the exact tail): every octave
+ * [2^e, 2^(e+1)) is cut into 46 quasi-geometric bins (relative error <= 0.80%) for the 13 octaves
+ * below and including the top, 23 bins (<= 1.59%) for the next one, 6 bins for two more, one bin
+ * per octave beyond (a sample that far below costs resolution; the record says so). Counts are
+ * 16-bit with a spill table for the few bins that pass 65,535; beyond BM_STATS_U16_MAX_N samples
+ * the state switches to 32-bit counts and 23 bins per octave (<= 1.59%) for 12 octaves. */
 #ifndef BM_STATS_TOPK
-#define BM_STATS_TOPK 64      /* exact tail: the K largest samples (1..65535) */
+#define BM_STATS_TOPK 64      /* exact tail: the K largest samples (a power of two, 1..128) */
 #endif
 
 #define BM_STATS_SPILL 16     /* 16-bit bins that may hold more than 65,535 */
-#define BM_STATS_SLOTS16 682  /* bins of the 16-bit layout (see geo[] in bm_stats.c) */
+#define BM_STATS_SLOTS16 682  /* 16-bit count slots (the 16-bit layout's bins) */
 /* Most samples the 16-bit layout holds: no more than BM_STATS_SPILL of its bins can then pass
  * 65,535, whatever the data. */
 #define BM_STATS_U16_MAX_N ((BM_STATS_SPILL + 1) * 65536ull - 1)
 
 /* One statistics state. Treat as opaque; the size is what a tracked benchmark costs in RAM.
- * The K largest samples live in the heap only; every other sample is counted in the histogram
+ * The K largest samples live in the tail only; every other sample is counted in the histogram
  * (so a few huge outliers never cost histogram resolution). The histogram's layout is a pure
  * function of its top octave and of n: any order of the same samples gives the same bins. */
 struct bm_stats {
-	/* read by the insert fast path first (small offsets) */
-	uint64_t fast_gate;       /* samples >= this take the slow path (heap, empty, 32-bit, ...) */
-	uint64_t fast_left;       /* inserts the fast path may still take; n counts them already */
-	uint64_t n;               /* samples added, plus fast_left (see bm_stats_count) */
-	uint64_t min, max;        /* exact extremes (valid when n > 0) */
-	struct bm_u128 sum;       /* sum of x (exact) */
-	uint64_t sq_lo, sq_mid;   /* sum of x^2 = sq_lo + 2^64 sq_mid + 2^127 sq_top (exact; */
-	uint64_t sq_top;          /*   sq_mid < 2^63 after every slow path, see sq_add) */
-	uint16_t fast_off;        /* fast path: bin of the fast window's lowest octave */
-	uint16_t fast_lim;        /*   its octave span: 1 <= v >> fast_lo <= fast_lim */
-	uint8_t fast_lo, fast_k;  /*   its lowest octave, and 63 - fast_lo (stored: saves the insert a subtraction) */
-	uint8_t e_top;            /* octave of the largest histogram sample; 0xff: histogram empty */
+	/* Read by the insert fast path (bm_stats_add), first so their offsets are small. All of
+	 * them are derived (bm_st_fast_reset) and never change a result. */
+	uint64_t fast_lo;         /* the fast path takes fast_lo <= v < fast_lo + fast_span */
+	uint64_t fast_span;       /*   (0: every sample takes the slow path) */
+	const uint16_t *fast_row; /* layout-table row of the top octave and count width, by octave */
+	uint64_t nc;              /* samples in the histogram - BM_ST_NC0 (mod 2^64): hits 0 as n
+	                           * passes BM_STATS_U16_MAX_N, see bm_stats_count() */
+	/* Sums over the histogram's samples (the tail's are added at report time): sum x is
+	 * sum_lo + 2^63 sum_hi, sum x^2 is sq_lo + 2^64 sq_mid + 2^127 sq_top. sum_lo and sq_mid
+	 * are below 2^63 after every slow path, so the fast path adds without carrying out of them
+	 * (it runs at most 682 x 65,535 times between two slow paths: a bin count then carries). */
+	uint64_t sum_lo;
+	uint64_t cap;             /* min(2^32, 2^(top+1)) - 1, 0 while the fast path is off: a
+	                           * value the tail evicts below it is placed by the fast path's code
+	                           * (between sum_lo and sq_lo: adjacent, GCC pairs their adds into
+	                           * SSE, which costs instructions and time) */
+	uint64_t sq_lo, sq_mid;
+	uint64_t sum_hi, sq_top;
+	uint64_t min;             /* smallest histogram sample (UINT64_MAX: none) */
+	uint8_t fast_sh;          /* no CLZ: the fast window's lowest octave */
+	uint8_t spare;            /* (padding) */
+	uint8_t top;              /* octave of the largest histogram sample; 0xff: histogram empty */
 	uint8_t wide;             /* 0: 16-bit counts, 1: 32-bit counts (n > BM_STATS_U16_MAX_N) */
-	uint16_t heap_len;        /* samples held in the top-K heap */
+	uint8_t tail_len, tail_h; /* samples in the tail, and the ring index of its largest */
 	uint8_t spill_len;        /* spill entries in use */
 	uint8_t flags;            /* BM_STATS_F_* */
-	uint16_t spill_bin[BM_STATS_SPILL]; /* 16-bit layout: bin index ... */
+	uint16_t spill_bin[BM_STATS_SPILL]; /* 16-bit counts: bin index ... */
 	uint16_t spill_hi[BM_STATS_SPILL];  /*   ... and its count >> 16 */
-	uint64_t heap[BM_STATS_TOPK];       /* min-heap of the K largest samples */
-	union {
-		uint16_t c16[BM_STATS_SLOTS16];
-		uint32_t c32[BM_STATS_SLOTS16 / 2];
-	} bins;
+	uint64_t tail[BM_STATS_TOPK];       /* the K largest, ascending from tail_h (a ring) */
+	/* 16-bit counts: bin i holds c16[i] (+ its spill entry << 16). 32-bit counts: bin i holds
+	 * c16[i] + (c16[BM_ST_HI + i] << 16), so the fast path increments one u16 either way. */
+	uint16_t c16[BM_STATS_SLOTS16];
 };
 
 #define BM_STATS_F_SUM_SATURATED   0x1u  /* sum or sum of squares hit its ceiling */
@@ -63,14 +74,16 @@ struct bm_stats {
 
 /* One quantile answer. Values are divided by the report divisor and scaled by 1000. */
 struct bm_quantile {
-	uint64_t value_milli;     /* value / div, x1000, rounded to nearest */
+	uint64_t value_milli;     /* value / div, x1000, rounded to nearest (saturates: use raw) */
 	uint64_t raw;             /* the undivided sample value (or bin representative) */
 	bool exact;               /* true: exactly the nearest-rank answer */
 	uint32_t bound_ppm;       /* worst-case relative value error in ppm; 0 when exact */
 };
 
 /* Everything a result record and the human table print for one state. Values that carry a
- * unit are the sample values divided by `div` (the inner repeat count), x1000 (milli-units). */
+ * unit are the sample values divided by `div` (the inner repeat count), x1000 (milli-units).
+ * The _milli figures saturate at UINT64_MAX (a value / div above ~1.8e16); the record writer
+ * prints every figure from the exact 128-bit fields below, so a record never saturates. */
 struct bm_stats_report {
 	uint64_t n;
 	uint64_t min_milli, max_milli;
@@ -87,20 +100,78 @@ struct bm_stats_report {
 	bool filtered_mean_exact; /* true: no outlier had to be estimated from a histogram bin */
 	uint8_t bins_per_octave;  /* resolution at the top of the histogram: 46, or 23 when wide */
 	uint32_t flags;           /* BM_STATS_F_* */
+	/* What bm_stats_record_fields prints, exact: the divisor and the raw extremes (quantiles
+	 * keep theirs in .raw), and the other figures in milli-units without saturation. */
+	uint64_t div, min_raw, max_raw;
+	struct bm_u128 mean_m, stddev_m, ci95_m, fence_lo_m, fence_hi_m, fmean_m;
 };
 
 struct bm_record;
 
 void bm_stats_init(struct bm_stats *s);
 
-/* Samples added so far. */
+/* ---- the insert fast path (static inline: it is most of what a timed sample costs) ---------- */
+
+#define BM_ST_NC0 (BM_STATS_U16_MAX_N + 1 - BM_STATS_TOPK)
+extern const uint8_t bm_st_tab_x[256 + 512]; /* bm_stats_tables.h's bm_st_tab: msb, fine bins */
+void bm_st_add_slow(struct bm_stats *s, uint64_t v);
+void bm_st_carry(struct bm_stats *s, uintptr_t slot);
+void bm_st_widen_add(struct bm_stats *s, uint64_t v);
+
+/* Samples added so far (every sample is in the tail or counted once in the histogram). */
 static inline uint64_t bm_stats_count(const struct bm_stats *s)
 {
-	return s->n - s->fast_left;
+	return s->nc + BM_ST_NC0 + s->tail_len;
 }
 
-/* Add one sample. No floating point, no division; cost is measured by benchmarks/kit_stats.c. */
-void bm_stats_add(struct bm_stats *s, uint64_t value);
+/* Count v in the histogram: 1 <= v <= cap, v's octave in the fast window. Sums, the
+ * 32-bit switch's countdown, and one 16-bit increment; everything rare is out of line. */
+static inline __attribute__((always_inline)) void bm_st_hist_fast(struct bm_stats *s, uint64_t v)
+{
+	if (__builtin_expect(++s->nc == 0, 0)) { /* n passes BM_STATS_U16_MAX_N: once */
+		bm_st_widen_add(s, v);
+		return;
+	}
+	s->sum_lo += v;   /* v < 2^32: see sum_lo */
+	uint64_t sq = v * v;
+	s->sq_lo += sq;
+	/* A branch, not an add of the carry: a store less per sample (stores bound the native
+	 * time), and the carry is rare (once per 2^64 / v^2 samples). */
+	if (__builtin_expect(s->sq_lo < sq, 0))
+		s->sq_mid++;
+#if ARCH_HAS_CLZ64
+	uintptr_t e = 63 ^ (uintptr_t)(unsigned)__builtin_clzll(v); /* octave: one bsr on x86 */
+#else
+	/* No CLZ: the window is the 16 octaves from fast_sh up, w < 2^16, two byte lookups at most. */
+	uintptr_t w = (uintptr_t)(v >> s->fast_sh);
+	uintptr_t e = s->fast_sh + (w >> 8 ? 8 + (uintptr_t)bm_st_tab_x[w >> 8] : (uintptr_t)bm_st_tab_x[w]);
+#endif
+	uintptr_t t = (uintptr_t)((v << 9) >> e);                    /* grid step: 512 .. 1023 */
+	uintptr_t f = bm_st_tab_x[256 - 512 + t];                    /* fine bin 0 .. 45 */
+	uintptr_t x = s->fast_row[e];                                /* base << 6 | shift */
+	/* x86-64 and RV64 take a 64-bit shift's count mod 64 themselves: no mask is emitted */
+	uintptr_t slot = (x >> 6) + (f >> (x & 63));
+	/* Read as signed: the increment wraps (a carry into the high half) exactly when it makes
+	 * 0, one test on every ISA (lh/addi/sh/beqz on RISC-V) */
+	int16_t *c = (int16_t *)&s->c16[slot];
+	int c1 = *c + 1;
+	*c = (int16_t)c1;
+	if (__builtin_expect(c1 == 0, 0))
+		bm_st_carry(s, slot);
+}
+
+/* Add one sample. No floating point, no division. The fast path takes a sample that belongs in
+ * the histogram's current range (not a new tail member, not below the minimum, not above the
+ * top octave or 2^32); everything else is the out-of-line slow path. Cost: benchmarks/kit_stats.c
+ * and tools/bench/stats-vs-hdr. */
+static inline __attribute__((always_inline)) void bm_stats_add(struct bm_stats *s, uint64_t v)
+{
+	if (v - s->fast_lo >= s->fast_span) {
+		bm_st_add_slow(s, v);
+		return;
+	}
+	bm_st_hist_fast(s, v);
+}
 
 /* Merge src into dst (e.g. two runs). Same guarantees as if every sample went into dst. */
 void bm_stats_merge(struct bm_stats *dst, const struct bm_stats *src);
@@ -120,5 +191,29 @@ void bm_stats_bin_range(const struct bm_stats *s, uint64_t value, uint64_t *lo, 
  * "n","min","p50","p90","p99","p999","max","mean","stddev","cv_ppm","ci95","bound_ppm":{..},
  * "tukey":{..},"flags":{..},"bins_per_octave". Firmware and bm-stats print identical keys. */
 void bm_stats_record_fields(struct bm_record *r, const struct bm_stats_report *rep);
+
+/* ---- the state as a record, and back (docs/records.md, "hist") ------------------------------ */
+
+/* Writes the keys of a hist record after the caller's "type"/"name"/"unit"/"div": "n","min",
+ * "max","sum","sumsq","topk","bins_per_octave","saturated":{"sum","bins"}, "bins":[[lo,hi,count],
+ * ...] (the non-empty bins, ascending, inclusive raw ranges exactly as held) and "tail":[...]
+ * (the exact K largest, ascending). Raw values (batch totals, not divided). */
+void bm_stats_hist_fields(struct bm_record *r, const struct bm_stats *s);
+
+/* A state rebuilt from a hist record's values: begin (the head), every bin in the record's order,
+ * every tail value in order, end. Each returns 0, or a message saying what is inconsistent (the
+ * record is then refused). The rebuilt state gives the same report and merges exactly like the
+ * original. */
+struct bm_stats_hist_head {
+	uint64_t n, min, max, topk, bins_per_octave;
+	struct bm_u128 sum;        /* sum of all samples */
+	uint64_t sumsq[3];         /* sum of their squares, little-endian 64-bit words (< 2^192) */
+	bool sum_saturated, bins_saturated;
+	uint64_t nbins, last_lo;   /* how many bins, and the lowest value of the last (highest) */
+};
+const char *bm_stats_rebuild_begin(struct bm_stats *s, const struct bm_stats_hist_head *h);
+const char *bm_stats_rebuild_bin(struct bm_stats *s, uint64_t lo, uint64_t hi, uint64_t count);
+const char *bm_stats_rebuild_tail(struct bm_stats *s, uint64_t v);
+const char *bm_stats_rebuild_end(struct bm_stats *s, const struct bm_stats_hist_head *h);
 
 #endif /* BM_STATS_H */

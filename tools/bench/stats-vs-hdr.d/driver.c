@@ -1,6 +1,6 @@
 /* Driver of tools/bench/stats-vs-hdr: one insert loop per library, each library in its own
- * translation unit (the loops call bm_stats_add / hdr_record_value through the linker, never
- * inlined), and an empty loop (the same fetch, no insert) to subtract.
+ * translation unit (the loops call bm_add, bm_stats_add's inline fast path behind one call in
+ * lib_bm.c, and hdr_record_value through the linker, never inlined), and an empty loop (the same fetch, no insert) to subtract.
  *
  *   driver ir LIB SHAPE      runs one loop once (LIB: bm, hdr, none); callgrind counts it with
  *                            --toggle-collect=run_LIB
@@ -12,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "bm/stats.h"
 #include "hdr_histogram.h"
 #include "libs.h"
 #include "shapes.h"
@@ -20,7 +19,7 @@
 __attribute__((noinline)) void run_bm(void *s, const uint64_t *x, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		bm_stats_add(s, x[i]);
+		bm_add(s, x[i]);
 }
 
 __attribute__((noinline)) void run_hdr(void *h, const uint64_t *x, size_t n)

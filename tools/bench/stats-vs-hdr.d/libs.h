@@ -5,6 +5,7 @@
 #include <stdint.h>
 void *bm_new(void);
 size_t bm_bytes(void);
+void bm_add(void *s, uint64_t v);
 uint64_t bm_count(void *s);
 void *hdr_new(void);
 size_t hdr_bytes(void *h);
