@@ -12,4 +12,6 @@ set(BM_FLASH openocd -f interface/cmsis-dap.cfg -f target/nrf51.cfg -c "program 
 # 16 KiB of RAM: the kit's own suite takes smaller inputs (benchmarks/), leaving at least 3 KiB
 # for your own static data (a test holds the kit to it).
 set(BM_SUITE_SMALL ON)
+# Without the statistics self-benchmarks by default, as on hifive1 (-DBM_SELECT=^stats_ builds them).
+set(BM_SELECT_DEFAULT "^(?!stats_)")
 set(BM_REQUIRE_RAM_FREE 3072)

@@ -16,5 +16,6 @@ set(BM_BOARD_SOURCES board.c ../drivers/uart_ns16550.c ../drivers/riscv_clint.c)
 # set(BM_POST_BUILD ${CMAKE_COMMAND} -E copy @BIN@ @OUTDIR@/kernel8.img)
 # set(BM_BOARD_DEFINES X=1)              # compile definitions for the kit's own code on this board
 # set(BM_SUITE_SMALL ON)                 # little RAM (16-32 KiB): the kit's own suite takes smaller inputs
+# set(BM_SELECT_DEFAULT "^(?!stats_)")   # the selection when BM_SELECT is empty (Python regex)
 # set(BM_TEST_BAD_ADDRESS 0xa0000000)    # an address nothing answers (the fault-injection test loads it)
 # Placeholders: @ELF@ @BIN@ @HEX@ (the image), @OUTDIR@ (its folder), @DIR@ (this folder).
