@@ -17,6 +17,7 @@ COMMANDS = {
     "report": "tabulate results of one or more runs (table, csv, markdown, json)",
     "compare": "compare runs A and B: change with CI, significance, effect size, --gate",
     "plot": "plot a benchmark's histogram and CDF (runs overlaid) to PNG or SVG",
+    "lava": "LAVA board farms: write a job, a device dictionary, run it locally, check its results",
 }
 
 EXIT_INTERNAL = 70

@@ -500,6 +500,15 @@ def analyze(data: bytes, name: str = "log") -> Log:
 
 
 def read(path: str) -> bytes:
+    """A log's console bytes. A LAVA job log (lava-run's log stream, a server's output.yaml)
+    holds the board's console as its target lines: they are recovered (lava.py), so every
+    command reads a farm run as it reads a local capture, and line numbers stay the log's."""
+    data = read_raw(path)
+    from . import lava
+    return lava.read_job_log(data).console if lava.is_job_log(data) else data
+
+
+def read_raw(path: str) -> bytes:
     try:
         if path == "-":
             import sys
