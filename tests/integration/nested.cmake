@@ -4,6 +4,8 @@
 # and check the log with tests/integration/check-log CHECK.
 #   -DSRC=<source dir> -DWORK=<build dir> -DARGS=<-D...;...> [-DFAIL_REGEX=<regex>] [-DCTEST=1]
 #   [-DCHECK=<check-log arguments>] -DCHECKER=<check-log> [-DBASE_RUN=<runner> -DBASE_CMD=<qemu line>]
+#   [-DBM=<tools/bm> -DGATE=<bm compare arguments> -DGATE_STATUS=<expected status>]: after the
+#   check, `bm compare BASE_LOG RUN_LOG GATE` (the baseline against this build) must exit so
 file(REMOVE_RECURSE ${WORK})
 # A baseline run of the enclosing build's image, saved beside WORK, for comparisons.
 if(DEFINED BASE_CMD)
@@ -50,5 +52,13 @@ if(DEFINED CHECK)
   execute_process(COMMAND ${CHECKER} ${WORK}/run.log ${CHECK} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "the records are not as expected")
+  endif()
+endif()
+if(DEFINED GATE)
+  execute_process(COMMAND ${BM} compare ${WORK}.base.log ${WORK}/run.log ${GATE} RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("bm compare ${WORK}.base.log ${WORK}/run.log ${GATE}:\n${out}${err}")
+  if(NOT rc EQUAL GATE_STATUS)
+    message(FATAL_ERROR "bm compare exited ${rc}, expected ${GATE_STATUS}")
   endif()
 endif()

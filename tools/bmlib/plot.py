@@ -1,6 +1,8 @@
 """Plot one benchmark's distribution from the hist records of one or more runs: a histogram
-and a CDF side by side, runs overlaid, P50/P99/P99.9 marked, log-x when the values span more
-than ~1.5 decades. Writes PNG or SVG (matplotlib, Agg backend: no display needed)."""
+and a CDF side by side, one series per file (its runs pooled; --each-run for one per run),
+P50/P99/P99.9 marked, the x axis over the bulk (min to the largest P99.9; --full-range for
+everything), log-x when that spans more than ~1.5 decades. Writes PNG or SVG (matplotlib, Agg
+backend: no display needed)."""
 import os
 import sys
 
@@ -18,6 +20,9 @@ def add_arguments(p):
     p.add_argument("--bench", required=True, metavar="NAME", help="the benchmark to plot")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.png or FILE.svg")
     p.add_argument("--bins", type=int, default=60, help="histogram bars (default 60)")
+    p.add_argument("--each-run", action="store_true", help="one series per run, not per file")
+    p.add_argument("--full-range", action="store_true",
+                   help="x axis to the largest sample (default: to the largest P99.9, the rest counted in the title)")
 
 
 def main(args):
@@ -30,7 +35,7 @@ def main(args):
     def warn(msg):
         print(f"bm plot: warning: {msg}", file=sys.stderr)
     runs = load_runs(args.runs, warn)
-    series = []
+    groups = {}  # series label -> [samples of each run]
     for run in runs:
         b = run.bench(args.bench)
         if b is None or b.result is None:
@@ -42,22 +47,39 @@ def main(args):
         if b.hist is None:
             warn(f"{run.label}: {args.bench} has no hist record (meta hist:false): nothing to plot")
             continue
-        label = run.label + (f" ({run.meta.get('label')})" if run.meta.get("label") else "")
-        series.append((label, dist.samples(b.hist.data), b.result.data))
-    if not series:
+        name = run.label if args.each_run else os.path.basename(run.path)
+        label = name + (f" ({run.meta.get('label')})" if run.meta.get("label") else "")
+        groups.setdefault(label, (b.result.data.get("unit", ""), []))[1].append(dist.samples(b.hist.data))
+    if not groups:
         names = sorted({b.name for r in runs for b in r.boot.benches})
         raise UsageError(f"nothing to plot for {args.bench!r} (benchmarks: {', '.join(names[:20])})")
-    draw(series, args.bench, args.output, args.bins)
-    print(f"bm plot: wrote {args.output} ({len(series)} run{'s' if len(series) != 1 else ''})", file=sys.stderr)
+    series = []
+    for label, (unit, parts) in groups.items():
+        x = np.sort(np.concatenate(parts))
+        if len(parts) > 1:
+            label += f", {len(parts)} runs"
+        marks = {key: float(dist.quantile(x, q)) for key, q in (("p50", 0.5), ("p99", 0.99), ("p999", 0.999))}
+        series.append((label, x, dict(marks, unit=unit)))
+    draw(series, args.bench, args.output, args.bins, args.full_range)
+    nruns = sum(len(p) for _, p in groups.values())
+    print(f"bm plot: wrote {args.output} ({len(series)} series, {nruns} run{'s' if nruns != 1 else ''})",
+          file=sys.stderr)
     return 0
 
 
-def draw(series, bench, path, nbins):
+def draw(series, bench, path, nbins, full_range=False):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     lo = min(float(s[0]) for _, s, _ in series)
     hi = max(float(s[-1]) for _, s, _ in series)
+    hidden = 0
+    if not full_range:
+        # The bulk: a few far outliers would otherwise squeeze every sample into one bar.
+        cut = max(m["p999"] for _, _, m in series)
+        if cut < hi:
+            hi = cut
+            hidden = sum(int((s > cut).sum()) for _, s, _ in series)
     logx = lo > 0 and hi / lo > 10 ** LOG_DECADES
     if logx:
         edges = np.geomspace(lo, hi, nbins + 1)
@@ -65,11 +87,12 @@ def draw(series, bench, path, nbins):
         pad = (hi - lo) * 0.02 or max(abs(hi) * 0.01, 0.5)
         edges = np.linspace(lo - pad, hi + pad, nbins + 1)
     unit = series[0][2].get("unit", "")
+    beyond = f" ({hidden} samples above {hi:g} not shown; --full-range)" if hidden else ""
     fig, (ax_h, ax_c) = plt.subplots(1, 2, figsize=(12, 4.5))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, (label, x, res) in enumerate(series):
         c = colors[i % len(colors)]
-        counts, _ = np.histogram(x, bins=edges)
+        counts, _ = np.histogram(x[x <= edges[-1]], bins=edges)
         ax_h.stairs(counts / len(x), edges, color=c, label=label, linewidth=1.4)
         # A CDF of a million points draws the same as one of a few thousand quantiles.
         y = np.arange(1, len(x) + 1) / len(x)
@@ -86,7 +109,8 @@ def draw(series, bench, path, nbins):
         ax.set_xlabel(f"{unit} per iteration")
         ax.grid(True, alpha=0.3)
     ax_h.set_ylabel("fraction of samples per bar")
-    ax_h.set_title(f"{bench}: histogram")
+    ax_h.set_title(f"{bench}: histogram{beyond}", fontsize=10)
+    ax_c.set_xlim(edges[0], edges[-1])
     ax_c.set_ylabel("fraction of samples <= x")
     ax_c.set_ylim(0, 1.02)
     ax_c.set_title(f"{bench}: CDF")
