@@ -44,7 +44,7 @@ static int overhead_verify(void)
 	return 0;
 }
 static inline __attribute__((always_inline)) void bm_body_overhead_probe(void);
-static void bm_batch_overhead_probe(uint32_t iters, struct bm_delta *d);
+static __attribute__((noipa)) void bm_batch_overhead_probe(uint32_t iters, struct bm_delta *d);
 BM_DEFINE_BATCH(overhead_probe)
 static inline __attribute__((always_inline)) void bm_body_overhead_probe(void)
 {
@@ -72,6 +72,15 @@ void bm_measure_overhead(struct bm_overhead *oh)
 	}
 	arch_snap_end(&last);
 	oh->cycles_advance = last.cycles != first.cycles;
+	/* One more pass of the batch loop: what each iteration past the first adds to a batch. */
+	uint64_t c2 = UINT64_MAX, i2 = UINT64_MAX;
+	for (unsigned i = 0; i < OVERHEAD_PROBES / 4; i++) {
+		bm_batch_overhead_probe(2, &d);
+		c2 = d.cycles < c2 ? d.cycles : c2;
+		i2 = d.instret < i2 ? d.instret : i2;
+	}
+	oh->loop_cycles = c2 > oh->cycles ? c2 - oh->cycles : 0;
+	oh->loop_instret = i2 > oh->instret ? i2 - oh->instret : 0;
 }
 
 /* A timer read just after the timer ticked, with the cycle counter read right after it: both
@@ -200,6 +209,21 @@ static void fail(struct bm_bench_result *res, enum bm_status status, const char 
 	res->phase = bm_recover_current_phase();
 }
 
+/* (largest - smallest) / smallest of the quarters' minima, in ppm (0 with fewer than 4 samples
+ * or a zero minimum: nothing to compare). */
+static uint32_t quarter_drift_ppm(const uint64_t *qmin, unsigned n)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (unsigned i = 0; i < n; i++) {
+		lo = qmin[i] < lo ? qmin[i] : lo;
+		hi = qmin[i] > hi ? qmin[i] : hi;
+	}
+	if (n < 4 || lo == 0 || lo == UINT64_MAX)
+		return 0;
+	uint64_t ppm = bm_muldiv64(hi - lo, 1000000, lo);
+	return ppm > UINT32_MAX ? UINT32_MAX : (uint32_t)ppm;
+}
+
 /* The kit's statistics state is still guarded (two words: cheap enough for every sample). */
 static int kit_words_intact(const struct bm_kit_state *kit)
 {
@@ -274,6 +298,11 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 
 	bm_recover_phase("samples");
 	struct bm_u128 instret_sum = {0, 0};
+	/* The smallest batch of each quarter of the samples: interrupts and preemption only add
+	 * time, so the minimum moves only when the machine itself got slower or faster (a frequency
+	 * or host-scheduling state), which the result then reports as drift, not as one number. */
+	uint64_t qmin[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+	uint32_t q = 0, qend = cfg->samples / 4;
 	for (uint32_t s = 0; s < cfg->samples; s++) {
 		uint64_t ins;
 		uint64_t c = run_batch(b, iters, oh, &ins, &res->below_overhead, res);
@@ -281,7 +310,11 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 			return -1;
 		bm_stats_add(st, c);
 		bm_u128_add(&instret_sum, bm_u128_from64(ins));
+		while (s >= qend && q < 3)
+			qend = (uint32_t)((uint64_t)cfg->samples * (++q + 1) / 4);
+		qmin[q] = c < qmin[q] ? c : qmin[q];
 	}
+	res->drift_ppm = quarter_drift_ppm(qmin, cfg->samples >= 4 ? 4 : 1);
 	/* The workload must still be right after the timed runs, or no number is reported. */
 	bm_recover_phase("verify");
 	if (user_call(b->verify, res) != 0) {

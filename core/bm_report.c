@@ -23,6 +23,9 @@ static const struct {
 #define STATUS_WIDTH 6
 #define ITERS_WIDTH 8
 
+static int short_seen; /* a row was marked '*': the closing legend explains it */
+static int drift_seen; /* a row was marked '~' */
+
 static int want_table(const struct bm_run_info *run)
 {
 	return (run->cfg->format & BM_FORMAT_TABLE) != 0;
@@ -146,9 +149,13 @@ static void print_header(const struct bm_run_info *run)
 	bm_out_u64(run->oh.cycles);
 	bm_out_str(" cycles, ");
 	bm_out_u64(run->oh.instret);
-	bm_out_str(" instructions per counter read pair (subtracted; max seen ");
+	bm_out_str(" instructions per counter read pair and loop pass (subtracted; max seen ");
 	bm_out_u64(run->oh.cycles_max);
-	bm_out_str(" cycles)\n");
+	bm_out_str(" cycles); each further pass of a batch's loop, ");
+	bm_out_u64(run->oh.loop_cycles);
+	bm_out_str(" cycles, ");
+	bm_out_u64(run->oh.loop_instret);
+	bm_out_str(" instructions, is in its figures\n");
 	out_line("libc", bm_libc_name);
 	out_line("compiler", "GCC " __VERSION__);
 	out_line("flags", bm_build_info.cflags);
@@ -184,6 +191,8 @@ static void meta_record(const struct bm_run_info *run)
 	bm_rec_u64(&r, "overhead_cycles", run->oh.cycles);
 	bm_rec_u64(&r, "overhead_cycles_max", run->oh.cycles_max);
 	bm_rec_u64(&r, "overhead_instret", run->oh.instret);
+	bm_rec_u64(&r, "batch_loop_cycles", run->oh.loop_cycles);
+	bm_rec_u64(&r, "batch_loop_instret", run->oh.loop_instret);
 	bm_rec_str(&r, "libc", bm_libc_name);
 	bm_rec_str(&r, "compiler", "GCC " __VERSION__);
 	bm_rec_str(&r, "cflags", bm_build_info.cflags);
@@ -213,6 +222,7 @@ static void table_header(const struct bm_run_info *run)
 
 void bm_report_begin(const struct bm_run_info *run)
 {
+	short_seen = drift_seen = 0; /* a new run (host-linux --repetitions) */
 	if (want_table(run))
 		print_header(run);
 	if (want_records(run))
@@ -297,6 +307,8 @@ static void result_record(const struct bm_run_info *run, const struct bm_bench *
 	bm_rec_obj_end(&r);
 	bm_rec_u64(&r, "below_overhead", res->below_overhead);
 	bm_rec_bool(&r, "short_interval", res->short_interval);
+	bm_rec_u64(&r, "drift_ppm", res->drift_ppm);
+	bm_rec_bool(&r, "unstable", res->drift_ppm > BM_DRIFT_UNSTABLE_PPM);
 	bm_port_bench_end(b->name, &r);
 	bm_rec_end(&r);
 }
@@ -332,7 +344,6 @@ static void cell(char *buf, const struct bm_run_info *run, const struct bm_bench
 			bm_fmt_milli(buf, v[i], res->iters > 1 ? 2 : 0);
 }
 
-static int short_seen; /* a row was marked '*': the closing legend explains it */
 
 static void table_row(const struct bm_run_info *run, const struct bm_bench_result *res)
 {
@@ -356,8 +367,10 @@ static void table_row(const struct bm_run_info *run, const struct bm_bench_resul
 		bm_out_str(")\n");
 		return;
 	}
-	bm_out_padded(res->short_interval ? "ok*" : "ok", STATUS_WIDTH, 0);
+	int unstable = res->drift_ppm > BM_DRIFT_UNSTABLE_PPM;
+	bm_out_padded(res->short_interval ? (unstable ? "ok*~" : "ok*") : (unstable ? "ok~" : "ok"), STATUS_WIDTH, 0);
 	short_seen |= res->short_interval;
+	drift_seen |= unstable;
 	bm_fmt_u64(b, res->iters);
 	bm_out_padded(b, ITERS_WIDTH, 1);
 	for (unsigned c = 0; c < COL_COUNT; c++) {
@@ -454,6 +467,10 @@ void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int 
 		if (short_seen)
 			bm_out_str("; ok* = the median batch is under 100x the counter read overhead, so its "
 			           "figure rests on the overhead subtraction");
+		if (drift_seen)
+			bm_out_str("; ok~ = UNSTABLE: the fastest batch of one quarter of the samples differs from "
+			           "another's by more than 5% (the machine's speed changed during the benchmark: "
+			           "its figures mix two states)");
 		bm_out_str(")\n");
 		if (run->clk.cycle_hz) {
 			bm_out_str("clock: ");

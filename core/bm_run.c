@@ -74,9 +74,11 @@ int bm_run(const struct bm_config *cfg)
 	bm_measure_overhead(&run.oh);
 	if (cfg->min_batch_ns) /* a batch size in time needs the clock before the first benchmark */
 		bm_clock_spin(&run.clk, 1);
+	/* The batch target: the largest of the configured cycles, the time asked for, and the
+	 * read-overhead floor. */
 	if (cfg->min_batch_ns && run.clk.cycle_hz)
 		eff.min_batch_cycles = bm_muldiv64(cfg->min_batch_ns, run.clk.cycle_hz, 1000000000u);
-	else if (cfg->min_batch_reads && eff.min_batch_cycles < cfg->min_batch_reads * run.oh.cycles)
+	if (cfg->min_batch_reads && eff.min_batch_cycles < cfg->min_batch_reads * run.oh.cycles)
 		eff.min_batch_cycles = cfg->min_batch_reads * run.oh.cycles;
 	bm_report_begin(&run);
 	if (!run.oh.cycles_advance) {

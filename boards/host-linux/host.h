@@ -15,6 +15,9 @@ uint64_t host_clock_ns(void);
 void host_add_fact(const char *key, const char *value);
 
 /* ---- cli.c ---- */
+/* Seconds the timed samples of a benchmark last together unless --min-time says otherwise. */
+#define HOST_DEFAULT_MIN_TIME_S 0.25
+
 struct host_options {
 	regex_t filter;
 	int has_filter;

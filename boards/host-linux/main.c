@@ -62,10 +62,13 @@ int main(int argc, char **argv)
 		cfg.format = opt.format | (cfg.format & BM_FORMAT_HIST);
 	if (opt.no_hist)
 		cfg.format &= ~BM_FORMAT_HIST;
-	/* On a shared OS, a batch shorter than 100 counter reads mostly measures the read. */
+	/* On a shared OS, a batch shorter than 100 counter reads mostly measures the read; and a
+	 * benchmark sampled for a few milliseconds sees one of the machine's speed states (a VM's
+	 * host scheduling, frequency), so the samples span a quarter of a second together by
+	 * default (the drift check then sees a change of state instead of reporting one of them). */
 	cfg.min_batch_reads = 100;
-	if (opt.min_time_s > 0)
-		cfg.min_batch_ns = (uint64_t)(opt.min_time_s * 1e9 + 0.5);
+	double min_time_s = opt.min_time_s > 0 ? opt.min_time_s : HOST_DEFAULT_MIN_TIME_S;
+	cfg.min_batch_ns = (uint64_t)(min_time_s * 1e9 / cfg.samples + 0.5);
 
 	struct timespec res;
 	clock_getres(CLOCK_MONOTONIC_RAW, &res);

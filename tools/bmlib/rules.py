@@ -11,7 +11,8 @@ BUILT_FOR = ("qemu-icount", "qemu", "hardware", "hosted")
 QUANTILES = ("min", "p50", "p90", "p99", "p999", "max")
 # What "only ok carries figures" forbids on any other status.
 FIGURES = QUANTILES + ("mean", "stddev", "cv_ppm", "ci95", "bound_ppm", "tukey", "insns",
-                       "p50_ns", "mean_ns", "ops_per_s", "cycle_hz", "core_cycles_p50", "core_cycles_mean")
+                       "p50_ns", "mean_ns", "ops_per_s", "cycle_hz", "core_cycles_p50", "core_cycles_mean",
+                       "drift_ppm", "unstable")
 
 
 def show(v) -> str:
@@ -199,6 +200,9 @@ def check_result(d: dict) -> list:
     f.str("unit", nonempty=True)
     f.int("iters", lo=1)
     f.int("cycle_hz", required=False)
+    drift, unstable = f.int("drift_ppm", required=False), f.bool("unstable", required=False)
+    if drift is not None and unstable is not None and unstable != (drift > 50000):
+        f.errs.append(f"unstable = {show(unstable)} but drift_ppm = {drift} (unstable means over 50000)")
     n = f.int("n", lo=1)
     q = [(k, f.dec(k)) for k in QUANTILES]
     _order(f, q)

@@ -43,22 +43,26 @@ struct bm_bench {
 #define bm_clobber_memory() __asm__ volatile("" : : : "memory")
 
 /* The timed batch for body bm_body_<name>(): `iters` back-to-back runs between two counter
- * snapshots. When iters == 1 there is no loop in the timed region at all, so an empty body
- * measures exactly the counter read overhead (the harness's own probe uses this same macro). */
+ * snapshots, in one loop, so the body has one copy in the image and one place in the cache and
+ * the branch predictors (two copies, one for iters == 1, put a benchmark's figures at the mercy
+ * of where each copy happened to land). The empty asm makes the count opaque, so the compiler
+ * neither unrolls nor removes the loop, and the loop's own instructions are the same around every
+ * body. The harness's overhead probe is an empty body made by this same macro: at iters == 1 it
+ * measures the counter reads and one pass of the loop, which every batch has and the harness
+ * subtracts (an empty body at iters == 1 measures exactly 0); each further iteration's pass (two
+ * instructions on most cores) is part of the figures, as the meta record says. noipa: no caller
+ * gets a copy specialised to its constant iters (the probe's must be the same code). */
 #define BM_DEFINE_BATCH(name_)                                                                 \
-	static void bm_batch_##name_(uint32_t iters, struct bm_delta *d)                       \
+	static __attribute__((noipa)) void bm_batch_##name_(uint32_t iters, struct bm_delta *d) \
 	{                                                                                      \
 		struct arch_snap b, e;                                                         \
-		if (iters == 1) {                                                              \
-			arch_snap_begin(&b);                                                   \
+		uint32_t k_ = iters;                                                           \
+		arch_snap_begin(&b);                                                           \
+		do {                                                                           \
 			bm_body_##name_();                                                     \
-			arch_snap_end(&e);                                                     \
-		} else {                                                                       \
-			arch_snap_begin(&b);                                                   \
-			for (uint32_t k_ = iters; k_ != 0; k_--)                               \
-				bm_body_##name_();                                             \
-			arch_snap_end(&e);                                                     \
-		}                                                                              \
+			__asm__ volatile("" : "+r"(k_));                                       \
+		} while (--k_ != 0);                                                           \
+		arch_snap_end(&e);                                                             \
 		d->cycles = e.cycles - b.cycles;                                               \
 		d->instret = e.instret - b.instret;                                            \
 	}

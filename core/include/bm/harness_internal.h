@@ -15,6 +15,7 @@ struct bm_overhead {
 	uint64_t cycles;      /* minimum over the probe: the amount subtracted from every batch */
 	uint64_t instret;     /* same for instructions retired */
 	uint64_t cycles_max;  /* largest seen, to show how noisy the counter is */
+	uint64_t loop_cycles, loop_instret; /* one more pass of the batch loop (in batched figures) */
 	int cycles_advance;   /* 0: the cycle counter did not move over the whole probe */
 };
 
@@ -64,10 +65,14 @@ struct bm_bench_result {
 	uint64_t mean_ns_milli;
 	uint64_t cycle_hz;          /* the clock estimate those were computed with (0: none) */
 	uint32_t core_per_tick_ppm;  /* core cycles per counter tick (0: the counter is the core clock) */
+	uint32_t drift_ppm;         /* spread of the four quarters' fastest batches (machine speed drift) */
 	uint64_t body_cycles;       /* counter cycles inside the timed batches (all of them: calibration, warm-up, samples) */
 	uint64_t user_cycles;       /* ... in the benchmark's setup, verify and teardown */
 	struct bm_stats_report rep; /* statistics of cycles per iteration */
 };
+
+/* Drift past this (5%) makes a result `unstable`: the machine's speed changed while it ran. */
+#define BM_DRIFT_UNSTABLE_PPM 50000u
 
 /* A median batch (before subtraction) shorter than this many read overheads leans on the
  * overhead subtraction for most of its figure: the record says so (short_interval). */
