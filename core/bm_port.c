@@ -2,6 +2,8 @@
  * the state of a hardware probe that the arch's trap handler consults, and fact lists. */
 #include "bm/port.h"
 
+#include "bm/out.h"
+
 struct bm_alarm *bm_port_alarm;
 volatile int bm_probe_active;
 volatile int bm_probe_faulted;
@@ -13,6 +15,14 @@ void bm_board_exit(int status)
 		e->exit(e, status);
 	for (;;) /* an exit device that returned (it must not): never continue the run */
 		;
+}
+
+void bm_config_error(const char *why)
+{
+	bm_out_str("baremark: error: ");
+	bm_out_str(why);
+	bm_out_str("\n");
+	bm_board_exit(BM_EXIT_CONFIG);
 }
 
 void bm_kv_add(struct bm_kv *facts, unsigned cap, const char *key, const char *value)

@@ -184,14 +184,6 @@ static void add_fact(const char *key, const char *value)
 	bm_kv_add(facts, sizeof facts / sizeof facts[0], key, value);
 }
 
-static __attribute__((noreturn)) void config_error(const char *why)
-{
-	bm_out_str("baremark: error: ");
-	bm_out_str(why);
-	bm_out_str("\n");
-	bm_board_exit(BM_EXIT_CONFIG);
-}
-
 static const char *core_name(uint64_t midr)
 {
 	unsigned implementer = (unsigned)(midr >> 24) & 0xff, part = (unsigned)(midr >> 4) & 0xfff;
@@ -224,14 +216,14 @@ static void pmu_init(void)
 	uint64_t dfr0 = arch_sysreg_read(id_aa64dfr0_el1);
 	unsigned pmuver = (unsigned)(dfr0 >> 8) & 0xf;
 	if (pmuver == 0 || pmuver == 0xf)
-		config_error("this core has no PMUv3 (ID_AA64DFR0_EL1.PMUVer); the cycle snapshot reads PMCCNTR_EL0");
+		bm_config_error("this core has no PMUv3 (ID_AA64DFR0_EL1.PMUVer); the cycle snapshot reads PMCCNTR_EL0");
 	uint64_t pmcr = 0;
 	if (!BM_PROBE(pmcr = arch_sysreg_read(pmcr_el0)))
-		config_error("PMU registers are not accessible at EL1 (trapped by a hypervisor?)");
+		bm_config_error("PMU registers are not accessible at EL1 (trapped by a hypervisor?)");
 	unsigned n = (unsigned)(pmcr >> 11) & 0x1f;
 	/* The snapshot uses event counter 0 even when it cannot count instructions. */
 	if (n == 0)
-		config_error("the PMU has no event counters (PMCR_EL0.N = 0); the snapshot needs counter 0");
+		bm_config_error("the PMU has no event counters (PMCR_EL0.N = 0); the snapshot needs counter 0");
 	int inst_impl = (arch_sysreg_read(pmceid0_el0) >> 8) & 1; /* INST_RETIRED, event 0x08 */
 
 	/* Counters off and cleared while they are set up; no overflow interrupts. */

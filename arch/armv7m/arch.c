@@ -577,14 +577,6 @@ static void add_fact(const char *key, const char *value)
 	bm_kv_add(facts, sizeof facts / sizeof facts[0], key, value);
 }
 
-static __attribute__((noreturn)) void config_error(const char *why)
-{
-	bm_out_str("baremark: error: ");
-	bm_out_str(why);
-	bm_out_str("\n");
-	bm_board_exit(BM_EXIT_CONFIG);
-}
-
 /* ~10^4 instructions: many ticks of SysTick and of any DWT counter. */
 static void spin(void)
 {
@@ -863,7 +855,7 @@ void arch_init(void)
 		int ok = systick_wrap_test();
 		add_fact("systick_wrap_test", wrap_buf);
 		if (!ok)
-			config_error("the SysTick extension lost or doubled a wrap (see systick_wrap_test)");
+			bm_config_error("the SysTick extension lost or doubled a wrap (see systick_wrap_test)");
 	}
 
 	int systick_counts = systick_present;
@@ -887,7 +879,7 @@ void arch_init(void)
 		info.cycle_counter = systick_present ? "the board timer (fallback forced by ARCH_ARMV7M_FORCE_TIMER)"
 		                                     : "the board timer (fallback: no DWT_CYCCNT, no SysTick)";
 	} else {
-		config_error("no counter: DWT_CYCCNT and SysTick do not count and the board has no timer");
+		bm_config_error("no counter: DWT_CYCCNT and SysTick do not count and the board has no timer");
 	}
 
 	stack_guard();

@@ -1,5 +1,6 @@
 /* Arm MPS2 with the AN386 FPGA image (Cortex-M4 with FPU), as QEMU models it
- * (`qemu-system-arm -machine mps2-an386`). Memory map (AN386, and QEMU hw/arm/mps2.c):
+ * (`qemu-system-arm -machine mps2-an386`); also mps2-an385's (Cortex-M3: the same devices and
+ * map, MPS2_AN=385). Memory map (AN385/AN386, and QEMU hw/arm/mps2.c):
  *   0x00000000  ZBT SSRAM1, 4 MiB   code and read-only data ("flash"; the vector table at 0)
  *   0x20000000  ZBT SSRAM2/3, 4 MiB RAM: stacks, data, bss, scratch (below it: the stack guard)
  *   0x21000000  PSRAM, 16 MiB       unused
@@ -22,7 +23,11 @@ static struct armv7m_systick_alarm watchdog = ARMV7M_SYSTICK_ALARM(MPS2_SYSCLK_H
 
 static const struct bm_kv facts[] = {
 	{"core_clock", "25 MHz (MPS2 SYSCLK)"},
+#if MPS2_AN == 385
+	{"fpga_image", "AN385 (Cortex-M3)"},
+#else
 	{"fpga_image", "AN386 (Cortex-M4F)"},
+#endif
 	{0, 0},
 };
 

@@ -247,6 +247,9 @@ __attribute__((noreturn)) void bm_recover(void);
 
 /* End the run with a bm_exit_status through the board's exit device; never returns. */
 __attribute__((noreturn)) void bm_board_exit(int status);
+/* "baremark: error: <why>" on the console, then the run ends with BM_EXIT_CONFIG: for an arch
+ * whose probe finds the core unusable (no counter that counts, a counter it cannot reach). */
+__attribute__((noreturn)) void bm_config_error(const char *why);
 
 /* Probing optional hardware from arch code: run one instruction that may not exist and learn
  * whether it trapped. BM_PROBE(stmt) evaluates to 1 when stmt ran without trapping. The arch's
