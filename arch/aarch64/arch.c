@@ -70,7 +70,8 @@ static const char *fault_status(unsigned fsc)
 	return "other fault";
 }
 
-static const char *const kind_names[4] = {"synchronous", "IRQ", "FIQ", "SError"};
+/* The only IRQ the kit enables is the watchdog's (the virtual timer). */
+static const char *const kind_names[4] = {"synchronous", "IRQ (the watchdog's virtual timer)", "FIQ", "SError"};
 static const char *const source_names[4] = {
 	"EL1 on SP_EL0", "EL1 on SP_EL1 (inside the trap handler)", "a lower EL (AArch64)",
 	"a lower EL (AArch32)"};

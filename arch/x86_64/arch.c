@@ -67,7 +67,9 @@ void arch_x86_trap(const struct trap_frame *f)
 	struct bm_fault flt = {
 		.kind = f->vector == VECTOR_WATCHDOG ? BM_FAULT_TIMEOUT : BM_FAULT_TRAP,
 		.has_addr = f->vector == 14,
-		.cause = f->vector < 32 ? vector_names[f->vector] : "unexpected interrupt",
+		.cause = f->vector < 32                 ? vector_names[f->vector]
+		         : f->vector == VECTOR_WATCHDOG ? "watchdog (LAPIC timer, vector 32)"
+		                                        : "unexpected interrupt",
 		.code = f->vector << 32 | (f->error & 0xffffffffu),
 		.pc = f->rip, .addr = cr2, .sp = f->rsp,
 	};
