@@ -102,17 +102,26 @@ size_t bm_fmt_u128(char *buf, struct bm_u128 v)
 {
 	if (!v.hi)
 		return bm_fmt_u64(buf, v.lo);
-	/* The low 19 digits, after the rest (which may itself need 128 bits: at most twice). */
-	const struct bm_u128 e19 = bm_u128_from64(10000000000000000000ull);
-	struct bm_u128 rem, q = bm_u128_divmod(v, e19, &rem);
-	size_t n = bm_fmt_u128(buf, q);
-	char low[BM_FMT_U64_MAX];
-	size_t l = bm_fmt_u64(low, rem.lo);
-	for (size_t i = l; i < 19; i++)
-		buf[n++] = '0';
-	for (size_t i = 0; i <= l; i++)
-		buf[n + i] = low[i];
-	return n + l;
+	/* Groups of 9 digits from the bottom, each a division by 10^9 (a one-word divisor, which
+	 * bm_u128_divmod does natively), until the rest fits 64 bits: at most 3 for 2^128 - 1. */
+	uint32_t group[4];
+	unsigned g = 0;
+	const struct bm_u128 e9 = bm_u128_from64(1000000000u);
+	while (v.hi) {
+		struct bm_u128 rem;
+		v = bm_u128_divmod(v, e9, &rem);
+		group[g++] = (uint32_t)rem.lo;
+	}
+	size_t n = bm_fmt_u64(buf, v.lo);
+	while (g--) {
+		for (int i = 8; i >= 0; i--) {
+			buf[n + (size_t)i] = (char)('0' + group[g] % 10);
+			group[g] /= 10;
+		}
+		n += 9;
+	}
+	buf[n] = '\0';
+	return n;
 }
 
 size_t bm_fmt_milli128(char *buf, struct bm_u128 milli)

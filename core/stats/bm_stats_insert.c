@@ -157,8 +157,12 @@ __attribute__((noinline)) static void add_rest(struct bm_stats *s, uint64_t v)
 
 BM_NO_LIBCALLS void bm_stats_init(struct bm_stats *s)
 {
-	uint8_t *z = (uint8_t *)s;
-	for (size_t i = 0; i < sizeof *s; i++)
+	/* By 64-bit words (the state is 8-byte aligned and sized; may_alias: it has other members):
+	 * once per benchmark, a byte loop was 8,000 instructions of it. */
+	typedef uint64_t __attribute__((may_alias)) word;
+	_Static_assert(sizeof *s % sizeof(word) == 0, "bm_stats is zeroed by words");
+	word *z = (word *)s;
+	for (size_t i = 0; i < sizeof *s / sizeof(word); i++)
 		z[i] = 0;
 	s->min = UINT64_MAX;
 	s->top = EMPTY_TOP;

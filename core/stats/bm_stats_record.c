@@ -61,6 +61,13 @@ static struct bm_u128 wide128(const struct bm_wide *a)
 /* An integer below 2^192 in decimal: q 10^38 + r, both below 2^128. */
 static void fmt_wide(char *b, const struct bm_wide *v)
 {
+	int wide = 0;
+	for (unsigned i = 4; i < BM_WIDE_WORDS; i++)
+		wide |= v->w[i] != 0;
+	if (!wide) { /* the usual case: below 2^128 */
+		bm_fmt_u128(b, wide128(v));
+		return;
+	}
 	struct bm_wide e = bm_wide_u64(10000000000000000000ull), q, rem;
 	e = bm_wide_mul(&e, &e);
 	bm_wide_divmod(q.w, rem.w, v->w, e.w, BM_WIDE_WORDS);

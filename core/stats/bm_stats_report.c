@@ -321,6 +321,10 @@ __attribute__((noinline)) static void tukey(const struct bm_stats *s, uint64_t d
 			c = bm_st_count_get(s, i);
 			if (!c)
 				continue;
+			/* A bin wholly inside the fences changes nothing here: skip its representative. */
+			bm_st_bin_range(s->wide, s->top, i, &lo, &hi);
+			if (lo >= lo_t && hi <= hi_t)
+				continue;
 			v = bin_rep(s, i, &lo, &hi, 0);
 		} else {
 			lo = hi = v = bm_st_tail_at(s, i - nb);
