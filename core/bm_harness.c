@@ -230,13 +230,67 @@ static int kit_words_intact(const struct bm_kit_state *kit)
 	return kit->head == BM_KIT_GUARD && kit->tail == BM_KIT_GUARD;
 }
 
+/* What the timed samples leave besides the statistics state. */
+struct samples_out {
+	uint64_t body_cycles;          /* counter cycles inside the batches, overhead included */
+	uint64_t instret_lo, instret_hi; /* sum of the batches' net instructions, 128 bits */
+	uint64_t qmin[4];              /* the smallest batch of each quarter of the samples */
+	uint32_t below;                /* batches under the overhead (counted as 0) */
+};
+
+/* The timed samples: the one loop of the kit that runs once per sample, so all it keeps is in
+ * locals that nothing else can reach (the batch function is an opaque call; a field of a
+ * struct in memory would be reloaded and stored around it every sample). The smallest batch of
+ * each quarter: interrupts and preemption only add time, so the minimum moves only when the
+ * machine itself got slower or faster (a frequency or host-scheduling state), which the result
+ * then reports as drift, not as one number. Returns -1 as soon as the kit's state guard words
+ * are written over (nothing more may be written through it), else 0. */
+static __attribute__((noinline)) int take_samples(void (*batch)(uint32_t, struct bm_delta *), uint32_t iters,
+                                                  uint32_t samples, const struct bm_overhead *oh,
+                                                  struct bm_kit_state *kit, struct samples_out *out)
+{
+	const uint64_t oh_cycles = oh->cycles, oh_instret = oh->instret;
+	struct bm_stats *st = &kit->stats;
+	uint64_t body = 0, ins_lo = 0, ins_hi = 0;
+	uint32_t below = 0, s = 0;
+	unsigned quarters = samples >= 4 ? 4 : 1;
+	for (unsigned q = 0; q < 4; q++)
+		out->qmin[q] = UINT64_MAX;
+	for (unsigned q = 0; q < quarters; q++) {
+		uint32_t end = (uint32_t)((uint64_t)samples * (q + 1) / quarters);
+		uint64_t qmin = UINT64_MAX;
+		for (; s < end; s++) {
+			struct bm_delta d;
+			batch(iters, &d);
+			if (!kit_words_intact(kit))
+				return -1;
+			body += d.cycles;
+			uint64_t c = d.cycles - oh_cycles;
+			if (d.cycles < oh_cycles) {
+				c = 0;
+				below++;
+			}
+			uint64_t ins = d.instret >= oh_instret ? d.instret - oh_instret : 0;
+			ins_lo += ins;
+			ins_hi += ins_lo < ins;
+			qmin = c < qmin ? c : qmin;
+			bm_stats_add(st, c);
+		}
+		out->qmin[q] = qmin;
+	}
+	out->body_cycles = body;
+	out->instret_lo = ins_lo;
+	out->instret_hi = ins_hi;
+	out->below = below;
+	return 0;
+}
+
 /* The measuring itself: setup, calibration, warm-up, verify, samples, verify, report, teardown.
  * Runs under bm_run_one's recovery point and watchdog. Returns -1 as soon as the benchmark is
  * seen to have written over the kit's state (nothing computed from it may be used), else 0. */
 static int measure(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
                    struct bm_clock *clk, struct bm_kit_state *kit, struct bm_bench_result *res)
 {
-	struct bm_stats *st = &kit->stats;
 	bm_recover_phase("setup");
 	if (!b->verify) {
 		fail(res, BM_ST_FAIL, "no verify step");
@@ -297,24 +351,13 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 	}
 
 	bm_recover_phase("samples");
-	struct bm_u128 instret_sum = {0, 0};
-	/* The smallest batch of each quarter of the samples: interrupts and preemption only add
-	 * time, so the minimum moves only when the machine itself got slower or faster (a frequency
-	 * or host-scheduling state), which the result then reports as drift, not as one number. */
-	uint64_t qmin[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
-	uint32_t q = 0, qend = cfg->samples / 4;
-	for (uint32_t s = 0; s < cfg->samples; s++) {
-		uint64_t ins;
-		uint64_t c = run_batch(b, iters, oh, &ins, &res->below_overhead, res);
-		if (!kit_words_intact(kit))
-			return -1;
-		bm_stats_add(st, c);
-		bm_u128_add(&instret_sum, bm_u128_from64(ins));
-		while (s >= qend && q < 3)
-			qend = (uint32_t)((uint64_t)cfg->samples * (++q + 1) / 4);
-		qmin[q] = c < qmin[q] ? c : qmin[q];
-	}
-	res->drift_ppm = quarter_drift_ppm(qmin, cfg->samples >= 4 ? 4 : 1);
+	struct samples_out so;
+	if (take_samples(b->batch, iters, cfg->samples, oh, kit, &so) != 0)
+		return -1;
+	res->body_cycles += so.body_cycles;
+	res->below_overhead += so.below;
+	struct bm_u128 instret_sum = {so.instret_lo, so.instret_hi};
+	res->drift_ppm = quarter_drift_ppm(so.qmin, cfg->samples >= 4 ? 4 : 1);
 	/* The workload must still be right after the timed runs, or no number is reported. */
 	bm_recover_phase("verify");
 	if (user_call(b->verify, res) != 0) {
