@@ -13,6 +13,7 @@
 #define LCR_8N1 0x03
 #define LSR_THRE 0x20
 #define PUTC_SPINS 1000000u
+#define TX_FIFO_BYTES 16 /* 16550A, FIFOs on (FCR bit 0): THRE means the whole FIFO is empty */
 
 #define UART(con) ((struct ns16550 *)(con)) /* con is the first member */
 
@@ -60,25 +61,29 @@ void ns16550_init(struct bm_console *con)
 	wr(u, REG_MCR, 0x03); /* DTR, RTS */
 }
 
+/* Waits for THRE, then fills the FIFO: one status read per 16 bytes instead of one per byte,
+ * as Linux's 8250 driver does (the report's bytes are a measurable part of a deterministic
+ * run's kit share). */
 void ns16550_write(struct bm_console *con, const char *s, size_t n)
 {
 	const struct ns16550 *u = UART(con);
 	if (u->io == &ns16550_mmio8) {
-		/* The common bus without the bus's calls: they were half of each byte's cost, and the
-		 * report's bytes a few percent of a deterministic run. */
+		/* The common bus without the bus's calls. */
 		volatile uint8_t *lsr = (volatile uint8_t *)(u->base + ((uintptr_t)REG_LSR << u->reg_shift));
 		volatile uint8_t *thr = (volatile uint8_t *)u->base;
-		for (; n; n--) {
+		while (n) {
 			for (uint32_t spins = 0; !(*lsr & LSR_THRE) && spins < PUTC_SPINS; spins++)
 				;
-			*thr = (uint8_t)*s++;
+			for (unsigned k = n < TX_FIFO_BYTES ? (unsigned)n : TX_FIFO_BYTES; k; k--, n--)
+				*thr = (uint8_t)*s++;
 		}
 		return;
 	}
-	for (; n; n--) {
+	while (n) {
 		for (uint32_t spins = 0; !(rd(u, REG_LSR) & LSR_THRE) && spins < PUTC_SPINS; spins++)
 			;
-		wr(u, REG_THR, (uint8_t)*s++);
+		for (unsigned k = n < TX_FIFO_BYTES ? (unsigned)n : TX_FIFO_BYTES; k; k--, n--)
+			wr(u, REG_THR, (uint8_t)*s++);
 	}
 }
 
