@@ -78,6 +78,9 @@ static inline uint64_t bm_st_count_get(const struct bm_stats *s, unsigned i)
 		return s->c16[i] | (uint64_t)s->c16[BM_ST_HI + i] << 16;
 	return s->spill_len ? bm_st_count_spilled(s, i) : s->c16[i];
 }
+/* The first bin at or after i whose count is not 0, or nb (<= NBINS) if none. The report's walks
+ * go over all 682 bins; a run's samples sit in a few of them, and whole zero words are skipped. */
+unsigned bm_st_next_bin(const struct bm_stats *s, unsigned i, unsigned nb);
 void bm_st_count_set(struct bm_stats *s, unsigned i, uint64_t c);
 void bm_st_count_add(struct bm_stats *s, unsigned i, uint64_t c);
 

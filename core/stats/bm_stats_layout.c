@@ -79,6 +79,24 @@ static int spill_find(const struct bm_stats *s, unsigned i)
 	return -1;
 }
 
+/* Four 16-bit counts at a time where no spill entry can make a zero low half a non-zero count
+ * (16-bit storage, nothing spilled: the usual case), one by one otherwise. */
+unsigned bm_st_next_bin(const struct bm_stats *s, unsigned i, unsigned nb)
+{
+	typedef uint64_t __attribute__((may_alias)) quad;
+	_Static_assert(offsetof(struct bm_stats, c16) % 8 == 0, "c16 must be 8-byte aligned");
+	if (!s->wide && !s->spill_len) {
+		for (; i < nb && (i & 3); i++)
+			if (s->c16[i])
+				return i;
+		while (i + 4 <= nb && !*(const quad *)&s->c16[i])
+			i += 4;
+	}
+	while (i < nb && !bm_st_count_get(s, i))
+		i++;
+	return i;
+}
+
 uint64_t bm_st_count_spilled(const struct bm_stats *s, unsigned i)
 {
 	int k = spill_find(s, i);

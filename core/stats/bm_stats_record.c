@@ -104,9 +104,10 @@ void bm_stats_hist_fields(struct bm_record *r, const struct bm_stats *s)
 	bm_rec_bool(r, "bins", (s->flags & BM_STATS_F_BIN_SATURATED) != 0);
 	bm_rec_obj_end(r);
 	bm_rec_array_begin(r, "bins");
-	for (unsigned i = 0; s->top != EMPTY_TOP && i < NBINS(s->wide); i++) {
+	unsigned nb = s->top != EMPTY_TOP ? NBINS(s->wide) : 0;
+	for (unsigned i = bm_st_next_bin(s, 0, nb); i < nb; i = bm_st_next_bin(s, i + 1, nb)) {
 		uint64_t c = bm_st_count_get(s, i), lo, hi;
-		if (!c || !bm_st_bin_range(s->wide, s->top, i, &lo, &hi))
+		if (!bm_st_bin_range(s->wide, s->top, i, &lo, &hi))
 			continue;
 		bm_rec_elem_array_begin(r);
 		bm_rec_elem_u64(r, lo);
@@ -191,9 +192,7 @@ const char *bm_stats_rebuild_end(struct bm_stats *s, const struct bm_stats_hist_
 		if (h->min != tmin)
 			return "min is not the tail's smallest value";
 	} else {
-		unsigned i = 0;
-		while (!bm_st_count_get(s, i))
-			i++;
+		unsigned i = bm_st_next_bin(s, 0, NBINS(s->wide));
 		if (h->min > tmin || bm_st_bin_of(s->wide, s->top, h->min) != i || h->last_lo > tmin)
 			return "min is not in the lowest bin, or a bin lies above the tail";
 		s->min = h->min;

@@ -315,12 +315,10 @@ __attribute__((noinline)) static void tukey(const struct bm_stats *s, uint64_t d
 	wset(osum, 0, 0);
 	bool exact = true;
 	unsigned nb = s->top == EMPTY_TOP ? 0 : NBINS(s->wide);
-	for (unsigned i = 0; i < nb + s->tail_len; i++) {
+	for (unsigned i = bm_st_next_bin(s, 0, nb); i < nb + s->tail_len; i = i < nb ? bm_st_next_bin(s, i + 1, nb) : i + 1) {
 		uint64_t c = 1, lo, hi, v;
 		if (i < nb) {
 			c = bm_st_count_get(s, i);
-			if (!c)
-				continue;
 			/* A bin wholly inside the fences changes nothing here: skip its representative. */
 			bm_st_bin_range(s->wide, s->top, i, &lo, &hi);
 			if (lo >= lo_t && hi <= hi_t)
@@ -409,10 +407,7 @@ static bool coarsened(const struct bm_stats *s)
 		return false;
 	if (s->wide)
 		return true;
-	for (unsigned i = 1; i < 84; i++)
-		if (bm_st_count_get(s, i))
-			return true;
-	return false;
+	return bm_st_next_bin(s, 1, 84) < 84;
 }
 
 BM_NO_LIBCALLS void bm_stats_report(const struct bm_stats *s, uint64_t div, struct bm_stats_report *r)
