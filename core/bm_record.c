@@ -22,16 +22,23 @@ static void put(struct bm_record *r, char c)
 		flush(r);
 }
 
+/* The CRC and the fill level in locals: a char store may alias any field of *r, so through r
+ * they were reloaded and stored for every byte. */
 static void put_raw(struct bm_record *r, const char *s)
 {
 	uint32_t crc = r->crc;
-	for (; *s; s++) {
-		crc = bm_crc32_step(crc, (uint8_t)*s);
-		r->buf[r->len++] = *s;
-		if (r->len == BM_RECORD_CHUNK)
+	unsigned len = r->len;
+	for (char c; (c = *s) != 0; s++) {
+		crc = bm_crc32_step(crc, (uint8_t)c);
+		r->buf[len++] = c;
+		if (len == BM_RECORD_CHUNK) {
+			r->len = len;
 			flush(r);
+			len = 0;
+		}
 	}
 	r->crc = crc;
+	r->len = len;
 }
 
 /* Whether a string goes into JSON as it is (nothing to escape). */
