@@ -27,18 +27,18 @@ static void put(struct bm_record *r, char c)
 static void put_raw(struct bm_record *r, const char *s)
 {
 	uint32_t crc = r->crc;
-	unsigned len = r->len;
+	size_t len = r->len;
 	for (char c; (c = *s) != 0; s++) {
 		crc = bm_crc32_step(crc, (uint8_t)c);
 		r->buf[len++] = c;
 		if (len == BM_RECORD_CHUNK) {
-			r->len = len;
+			r->len = (uint8_t)len;
 			flush(r);
 			len = 0;
 		}
 	}
 	r->crc = crc;
-	r->len = len;
+	r->len = (uint8_t)len;
 }
 
 /* Whether a string goes into JSON as it is (nothing to escape). */

@@ -10,12 +10,10 @@ uint32_t bm_crc32_update(uint32_t crc, const void *data, size_t len);
 
 /* One byte into a running CRC kept inverted (start from ~0, finish with ~): the record writer's
  * per-character step, inline. */
-extern const uint32_t bm_crc32_nibbles[16];
+extern const uint32_t bm_crc32_table[256];
 static inline uint32_t bm_crc32_step(uint32_t inv_crc, uint8_t byte)
 {
-	inv_crc ^= byte;
-	inv_crc = (inv_crc >> 4) ^ bm_crc32_nibbles[inv_crc & 0xf];
-	return (inv_crc >> 4) ^ bm_crc32_nibbles[inv_crc & 0xf];
+	return (inv_crc >> 8) ^ bm_crc32_table[(inv_crc ^ byte) & 0xffu];
 }
 
 #endif /* BM_CRC32_H */
