@@ -67,12 +67,12 @@ int bm_guard_stack_fault(const struct bm_fault *f)
 
 void bm_guard_kit_init(struct bm_kit_state *k)
 {
-	k->head = BM_KIT_GUARD;
-	k->tail = BM_KIT_GUARD;
+	k->head = BM_KIT_GUARD_WORD;
+	k->tail = BM_KIT_GUARD_WORD;
 }
 
 int bm_guard_kit_intact(const struct bm_kit_state *k)
 {
-	return k->head == BM_KIT_GUARD && k->tail == BM_KIT_GUARD && bm_scratch_state_intact() &&
+	return k->head == BM_KIT_GUARD_WORD && k->tail == BM_KIT_GUARD_WORD && bm_scratch_state_intact() &&
 	       bm_recover_state_intact();
 }

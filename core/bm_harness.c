@@ -227,7 +227,7 @@ static uint32_t quarter_drift_ppm(const uint64_t *qmin, unsigned n)
 /* The kit's statistics state is still guarded (two words: cheap enough for every sample). */
 static int kit_words_intact(const struct bm_kit_state *kit)
 {
-	return kit->head == BM_KIT_GUARD && kit->tail == BM_KIT_GUARD;
+	return kit->head == BM_KIT_GUARD_WORD && kit->tail == BM_KIT_GUARD_WORD;
 }
 
 /* What the timed samples leave besides the statistics state. */
@@ -251,8 +251,8 @@ static __attribute__((noinline)) int take_samples(void (*batch)(uint32_t, struct
 {
 	const uint64_t oh_cycles = oh->cycles, oh_instret = oh->instret;
 	struct bm_stats *st = &kit->stats;
-	uint64_t body = 0, ins_lo = 0, ins_hi = 0;
-	uint32_t below = 0, s = 0;
+	uint64_t body = 0, ins_lo = 0;
+	uint32_t below = 0, s = 0, ins_hi = 0; /* ins_hi counts carries: at most one per sample */
 	unsigned quarters = samples >= 4 ? 4 : 1;
 	for (unsigned q = 0; q < 4; q++)
 		out->qmin[q] = UINT64_MAX;

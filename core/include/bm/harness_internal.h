@@ -119,10 +119,13 @@ void *bm_recover_get(unsigned i);
 #define BM_KIT_GUARD 0x6b69745f67756172ull /* "kit_guar" */
 int bm_scratch_state_intact(void);
 int bm_recover_state_intact(void);
+/* The statistics state between guard words of the core's word size: the timed samples check
+ * both after every batch, and on a 32-bit core a 64-bit word took twice the instructions. */
+#define BM_KIT_GUARD_WORD ((uintptr_t)BM_KIT_GUARD)
 struct bm_kit_state {
-	uint64_t head;
+	uintptr_t head;
 	struct bm_stats stats;
-	uint64_t tail;
+	uintptr_t tail;
 };
 void bm_guard_kit_init(struct bm_kit_state *k);
 int bm_guard_kit_intact(const struct bm_kit_state *k);
