@@ -6,6 +6,7 @@
 #include "bm/wide.h"
 
 #define WARMUP_WINDOW 8u
+#define WARMUP_STEP 4u
 #define OVERHEAD_PROBES 1024u
 
 #ifndef BM_SAMPLES
@@ -322,14 +323,17 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 		iters = cap;
 	res->iters = iters;
 
-	/* Warm-up at the calibrated size until the last WARMUP_WINDOW batches agree. */
+	/* Warm-up at the calibrated size until the last WARMUP_WINDOW batches agree, tested every
+	 * WARMUP_STEP batches (a workload that never settles, e.g. one whose input changes every
+	 * call, spent more in the test than in its batches; a settled one runs at most
+	 * WARMUP_STEP - 1 batches more). */
 	bm_recover_phase("warmup");
 	uint64_t window[WARMUP_WINDOW];
 	uint32_t n = 0;
 	for (;;) {
 		window[n % WARMUP_WINDOW] = run_batch(b, iters, oh, 0, 0, res);
 		n++;
-		if (n >= cfg->warmup_min && n >= WARMUP_WINDOW &&
+		if (n >= cfg->warmup_min && n >= WARMUP_WINDOW && (n % WARMUP_STEP == 0 || n >= cfg->warmup_max) &&
 		    bm_window_settled(window, WARMUP_WINDOW, cfg->warmup_cv_ppm)) {
 			res->warmup_settled = 1;
 			break;
