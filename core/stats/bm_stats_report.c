@@ -77,11 +77,44 @@ static void w128(const uint32_t *a, struct bm_u128 *out)
 	out->hi = big ? UINT64_MAX : (uint64_t)a[3] << 32 | a[2];
 }
 
+/* a < 2^124: then the rounding steps below stay under 2^128 (4a, and (2r+1)^2 d <= 8x + d). */
+static bool small124(const uint32_t *a, struct bm_u128 *v)
+{
+	uint32_t big = a[3] >> 28;
+	for (unsigned i = 4; i < WN; i++)
+		big |= a[i];
+	v->lo = (uint64_t)a[1] << 32 | a[0];
+	v->hi = (uint64_t)a[3] << 32 | a[2];
+	return big == 0;
+}
+
+/* a * b mod 2^128 (exact when the product is below 2^128) */
+static struct bm_u128 mul128(struct bm_u128 a, struct bm_u128 b)
+{
+	struct bm_u128 p = bm_u128_mul64(a.lo, b.lo);
+	p.hi += a.lo * b.hi + a.hi * b.lo;
+	return p;
+}
+
 /* round(x / d), or round(sqrt(x / d)) with root, exactly (halves up); x and d are consumed. The
- * one division of every report figure, so each costs a call, not its own arithmetic. */
+ * one division of every report figure, so each costs a call, not its own arithmetic. A run's
+ * figures are mostly far below 2^124: those take 128-bit arithmetic, the same rounding. */
 static void wratio(uint32_t *x, uint32_t *d, int root, struct bm_u128 *out)
 {
 	uint32_t q[WN], t[WN], t2[WN];
+	struct bm_u128 xs, ds;
+	if (small124(x, &xs) && small124(d, &ds)) {
+		if (!root) { /* floor((2x + d) / 2d) */
+			xs = mul128(xs, bm_u128_from64(2));
+			bm_u128_add(&xs, ds);
+			*out = bm_u128_divmod(xs, mul128(ds, bm_u128_from64(2)), 0);
+			return;
+		}
+		uint64_t r = bm_u128_isqrt(bm_u128_divmod(xs, ds, 0)); /* < 2^62 */
+		struct bm_u128 s2 = bm_u128_mul64(2 * r + 1, 2 * r + 1);
+		*out = bm_u128_from64(bm_u128_cmp(mul128(xs, bm_u128_from64(4)), mul128(s2, ds)) >= 0 ? r + 1 : r);
+		return;
+	}
 	if (!root) { /* floor((2x + d) / 2d) */
 		bm_wide_shl1(x, WN);
 		bm_wide_add(x, d, WN);
@@ -131,13 +164,16 @@ void bm_st_totals(const struct bm_stats *s, struct bm_wide *s1, struct bm_wide *
 	uint32_t t[WN];
 	/* sum_lo + 2^63 sum_hi and sq_lo + 2^64 sq_mid + 2^127 sq_top */
 	wset(s1->w, s->sum_hi, 0);
-	wmul(s1->w, 1ull << 63);
+	if (s->sum_hi) /* (mostly 0: then nothing to shift) */
+		wmul(s1->w, 1ull << 63);
 	wset(t, s->sum_lo, 0);
 	bm_wide_add(s1->w, t, WN);
 	wset(s2->w, s->sq_top, 0);
-	wmul(s2->w, 1ull << 63);
-	wmul(s2->w, 1ull << 63);
-	bm_wide_shl1(s2->w, WN);
+	if (s->sq_top) {
+		wmul(s2->w, 1ull << 63);
+		wmul(s2->w, 1ull << 63);
+		bm_wide_shl1(s2->w, WN);
+	}
 	wset(t, s->sq_lo, s->sq_mid);
 	bm_wide_add(s2->w, t, WN);
 	/* The tail's K values: sums in 128 bits and squares in 192 (K < 2^63), added once. */
