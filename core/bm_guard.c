@@ -18,6 +18,30 @@ static word paint_word(const struct bm_stack *s)
 	return w;
 }
 
+/* Words [p, end) := w, four a pass (the stack and the scratch are painted for every benchmark). */
+void bm_guard_fill(volatile uintptr_t *p, const volatile uintptr_t *end, uintptr_t w)
+{
+	for (; p + 4 <= end; p += 4) {
+		p[0] = w;
+		p[1] = w;
+		p[2] = w;
+		p[3] = w;
+	}
+	for (; p < end; p++)
+		*p = w;
+}
+
+/* The first word in [p, end) that is not w, or end; four a pass. */
+const volatile uintptr_t *bm_guard_first_unlike(const volatile uintptr_t *p, const volatile uintptr_t *end,
+                                                uintptr_t w)
+{
+	while (p + 4 <= end && ((p[0] ^ w) | (p[1] ^ w) | (p[2] ^ w) | (p[3] ^ w)) == 0)
+		p += 4;
+	while (p < end && *p == w)
+		p++;
+	return p;
+}
+
 /* Paints the free stack, from its bottom up to a little below the current frame. */
 __attribute__((noinline)) void bm_guard_stack_paint(void)
 {
@@ -26,16 +50,7 @@ __attribute__((noinline)) void bm_guard_stack_paint(void)
 	if (s.lo == s.hi || !s.painted)
 		return;
 	uintptr_t top = ((uintptr_t)__builtin_frame_address(0) - STACK_MARGIN) & ~(uintptr_t)(sizeof(word) - 1);
-	word w = paint_word(&s);
-	volatile word *p = (volatile word *)s.lo;
-	for (; (uintptr_t)(p + 4) <= top; p += 4) { /* four words a pass: this runs per benchmark */
-		p[0] = w;
-		p[1] = w;
-		p[2] = w;
-		p[3] = w;
-	}
-	for (; (uintptr_t)p < top; p++)
-		*p = w;
+	bm_guard_fill((volatile word *)s.lo, (volatile word *)top, paint_word(&s));
 }
 
 size_t bm_guard_stack_check(int *band_touched)
@@ -45,14 +60,10 @@ size_t bm_guard_stack_check(int *band_touched)
 	*band_touched = 0;
 	if (s.lo == s.hi || !s.painted)
 		return 0;
-	word w = paint_word(&s);
-	const volatile word *p = (const volatile word *)s.lo;
-	while ((uintptr_t)(p + 4) <= s.hi && ((p[0] ^ w) | (p[1] ^ w) | (p[2] ^ w) | (p[3] ^ w)) == 0)
-		p += 4;
-	while ((uintptr_t)p < s.hi && *p == w)
-		p++;
-	*band_touched = (uintptr_t)p < s.lo + STACK_BAND;
-	return s.hi - (uintptr_t)p;
+	uintptr_t p = (uintptr_t)bm_guard_first_unlike((const volatile word *)s.lo, (const volatile word *)s.hi,
+	                                               paint_word(&s));
+	*band_touched = p < s.lo + STACK_BAND;
+	return s.hi - p;
 }
 
 int bm_guard_stack_fault(const struct bm_fault *f)

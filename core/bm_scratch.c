@@ -84,9 +84,9 @@ static int fill(volatile uint8_t *p, size_t n)
 	for (; n && ((uintptr_t)p & (sizeof(word) - 1)); n--)
 		*p++ = PATTERN;
 	volatile word *w = (volatile word *)p;
-	for (; n >= sizeof(word); n -= sizeof(word))
-		*w++ = PATTERN_WORD;
-	for (p = (volatile uint8_t *)w; n; n--)
+	bm_guard_fill(w, w + n / sizeof(word), PATTERN_WORD);
+	w += n / sizeof(word);
+	for (p = (volatile uint8_t *)w, n %= sizeof(word); n; n--)
 		*p++ = PATTERN;
 	return 1;
 }
@@ -96,11 +96,10 @@ static int holds(volatile uint8_t *p, size_t n)
 	for (; n && ((uintptr_t)p & (sizeof(word) - 1)); n--)
 		if (*p++ != PATTERN)
 			return 0;
-	const volatile word *w = (const volatile word *)p;
-	for (; n >= sizeof(word); n -= sizeof(word))
-		if (*w++ != PATTERN_WORD)
-			return 0;
-	for (p = (volatile uint8_t *)w; n; n--)
+	const volatile word *w = (const volatile word *)p, *end = w + n / sizeof(word);
+	if (bm_guard_first_unlike(w, end, PATTERN_WORD) != end)
+		return 0;
+	for (p = (volatile uint8_t *)end, n %= sizeof(word); n; n--)
 		if (*p++ != PATTERN)
 			return 0;
 	return 1;

@@ -130,6 +130,10 @@ struct bm_kit_state {
 void bm_guard_kit_init(struct bm_kit_state *k);
 int bm_guard_kit_intact(const struct bm_kit_state *k);
 void bm_guard_stack_paint(void);
+/* Word fill and scan for the stack's paint and the scratch's canaries. */
+void bm_guard_fill(volatile uintptr_t *p, const volatile uintptr_t *end, uintptr_t w);
+const volatile uintptr_t *bm_guard_first_unlike(const volatile uintptr_t *p, const volatile uintptr_t *end,
+                                                uintptr_t w);
 /* The stack's high-water mark since the paint; *band_touched when the bottom band was used. */
 size_t bm_guard_stack_check(int *band_touched);
 /* Whether a fault's address or stack pointer says the stack ran past its bottom. */
