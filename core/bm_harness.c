@@ -234,55 +234,69 @@ static int kit_words_intact(const struct bm_kit_state *kit)
 /* What the timed samples leave besides the statistics state. */
 struct samples_out {
 	uint64_t body_cycles;          /* counter cycles inside the batches, overhead included */
-	uint64_t instret_lo, instret_hi; /* sum of the batches' net instructions, 128 bits */
-	uint64_t qmin[4];              /* the smallest batch of each quarter of the samples */
+	uint64_t instret_lo;           /* sum of the batches' net instructions: lo + 2^64 hi */
+	uint32_t instret_hi;           /*   (hi counts carries, at most one per sample) */
 	uint32_t below;                /* batches under the overhead (counted as 0) */
+	uint64_t qmin[4];              /* the smallest batch of each quarter of the samples */
 };
 
-/* The timed samples: the one loop of the kit that runs once per sample, so all it keeps is in
- * locals that nothing else can reach (the batch function is an opaque call; a field of a
- * struct in memory would be reloaded and stored around it every sample). The smallest batch of
- * each quarter: interrupts and preemption only add time, so the minimum moves only when the
- * machine itself got slower or faster (a frequency or host-scheduling state), which the result
- * then reports as drift, not as one number. Returns -1 as soon as the kit's state guard words
- * are written over (nothing more may be written through it), else 0. */
-static __attribute__((noinline)) int take_samples(void (*batch)(uint32_t, struct bm_delta *), uint32_t iters,
-                                                  uint32_t samples, const struct bm_overhead *oh,
-                                                  struct bm_kit_state *kit, struct samples_out *out)
+/* n timed samples: the one loop of the kit that runs once per sample. What changes every sample
+ * is in locals; the batch function is an opaque call, so each of them needs a register the call
+ * preserves, and what changes rarely (a batch under the overhead, a carry) is updated in *out
+ * instead of taking one. Returns the smallest sample, or UINT64_MAX with *fail set as soon as
+ * the kit state's guard words are written over (nothing more may be written through it). */
+static __attribute__((noinline)) uint64_t take_some(void (*batch)(uint32_t, struct bm_delta *), uint32_t iters,
+                                                   uint32_t n, uint64_t oh_cycles, uint64_t oh_instret,
+                                                   struct bm_kit_state *kit, struct samples_out *out, int *fail)
 {
-	const uint64_t oh_cycles = oh->cycles, oh_instret = oh->instret;
-	struct bm_stats *st = &kit->stats;
-	uint64_t body = 0, ins_lo = 0;
-	uint32_t below = 0, s = 0, ins_hi = 0; /* ins_hi counts carries: at most one per sample */
+	uint64_t body = out->body_cycles, ins_lo = out->instret_lo, qmin = UINT64_MAX;
+	for (; n; n--) {
+		struct bm_delta d;
+		batch(iters, &d);
+		if (!kit_words_intact(kit)) {
+			*fail = 1;
+			break;
+		}
+		body += d.cycles;
+		uint64_t c = d.cycles - oh_cycles;
+		if (__builtin_expect(d.cycles < oh_cycles, 0)) {
+			c = 0;
+			out->below++;
+		}
+		uint64_t ins = d.instret - oh_instret;
+		if (__builtin_expect(d.instret < oh_instret, 0))
+			ins = 0;
+		ins_lo += ins;
+		if (__builtin_expect(ins_lo < ins, 0))
+			out->instret_hi++;
+		qmin = c < qmin ? c : qmin;
+		bm_stats_add(&kit->stats, c);
+	}
+	out->body_cycles = body;
+	out->instret_lo = ins_lo;
+	return qmin;
+}
+
+/* The timed samples, a quarter at a time. The smallest batch of each quarter: interrupts and
+ * preemption only add time, so the minimum moves only when the machine itself got slower or
+ * faster (a frequency or host-scheduling state), which the result then reports as drift, not as
+ * one number. Returns -1 as soon as the kit state's guard words are written over, else 0. */
+static int take_samples(void (*batch)(uint32_t, struct bm_delta *), uint32_t iters, uint32_t samples,
+                        const struct bm_overhead *oh, struct bm_kit_state *kit, struct samples_out *out)
+{
+	*out = (struct samples_out){0};
 	unsigned quarters = samples >= 4 ? 4 : 1;
+	uint32_t done = 0;
+	int fail = 0;
 	for (unsigned q = 0; q < 4; q++)
 		out->qmin[q] = UINT64_MAX;
 	for (unsigned q = 0; q < quarters; q++) {
 		uint32_t end = (uint32_t)((uint64_t)samples * (q + 1) / quarters);
-		uint64_t qmin = UINT64_MAX;
-		for (; s < end; s++) {
-			struct bm_delta d;
-			batch(iters, &d);
-			if (!kit_words_intact(kit))
-				return -1;
-			body += d.cycles;
-			uint64_t c = d.cycles - oh_cycles;
-			if (d.cycles < oh_cycles) {
-				c = 0;
-				below++;
-			}
-			uint64_t ins = d.instret >= oh_instret ? d.instret - oh_instret : 0;
-			ins_lo += ins;
-			ins_hi += ins_lo < ins;
-			qmin = c < qmin ? c : qmin;
-			bm_stats_add(st, c);
-		}
-		out->qmin[q] = qmin;
+		out->qmin[q] = take_some(batch, iters, end - done, oh->cycles, oh->instret, kit, out, &fail);
+		if (fail)
+			return -1;
+		done = end;
 	}
-	out->body_cycles = body;
-	out->instret_lo = ins_lo;
-	out->instret_hi = ins_hi;
-	out->below = below;
 	return 0;
 }
 
