@@ -239,6 +239,27 @@ BM_NO_LIBCALLS void bm_stats_merge(struct bm_stats *dst, const struct bm_stats *
 #pragma GCC pop_options
 #endif
 
+/* Zero, a histogram sample (an empty body's net time, every sample of it): bin 0, nothing to add
+ * to the sums, the fast path's count and carry. It took the general path, hundreds of
+ * instructions a sample, for the `empty` benchmark of every run. Out of line, so that
+ * bm_st_add_slow keeps its tail calls (no stack frame). */
+__attribute__((noinline)) static void zero_add(struct bm_stats *s)
+{
+	if (__builtin_expect(++s->nc == 0, 0)) {
+		bm_st_widen_add(s, 0);
+		return;
+	}
+	if (s->min) { /* the first zero: the window's low end was the minimum, now 1 */
+		s->min = 0;
+		bm_st_fast_reset(s);
+	}
+	int16_t *c = (int16_t *)&s->c16[0];
+	int c1 = *c + 1;
+	*c = (int16_t)c1;
+	if (__builtin_expect(c1 == 0, 0))
+		bm_st_carry(s, 0);
+}
+
 /* Everything the fast path does not take. The two common cases here, each ending in the fast
  * path's own code, every call a tail call (no stack frame): a new maximum (ascending input:
  * append to the ring, the evicted minimum is a fast histogram insert; while the tail fills,
@@ -273,22 +294,7 @@ void bm_st_add_slow(struct bm_stats *s, uint64_t v)
 		return;
 	}
 	if (v == 0 && s->tail_len == K && s->top != EMPTY_TOP) {
-		/* Zero, a histogram sample (an empty body's net time, every sample of it): bin 0,
-		 * nothing to add to the sums, the fast path's count and carry. It took the general
-		 * path, hundreds of instructions a sample, for the `empty` benchmark of every run. */
-		if (__builtin_expect(++s->nc == 0, 0)) {
-			bm_st_widen_add(s, 0);
-			return;
-		}
-		if (s->min) { /* the first zero: the window's low end was the minimum, now 1 */
-			s->min = 0;
-			bm_st_fast_reset(s);
-		}
-		int16_t *c = (int16_t *)&s->c16[0];
-		int c1 = *c + 1;
-		*c = (int16_t)c1;
-		if (__builtin_expect(c1 == 0, 0))
-			bm_st_carry(s, 0);
+		zero_add(s);
 		return;
 	}
 	add_rest(s, v);
