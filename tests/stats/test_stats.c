@@ -45,6 +45,20 @@ static void t_million(void)
 	free(x);
 }
 
+/* Zeros past the 16-bit layout's limit (an empty body measured 0 on every sample: the zero short
+ * path, its count carry, and the switch to 32-bit counts), with a few other values about, and
+ * zeros arriving after the histogram's minimum was already above 0. */
+static void t_zeros_wide(void)
+{
+	size_t n = BM_STATS_U16_MAX_N + 200000;
+	uint64_t *x = malloc(n * sizeof *x), st = 17;
+	for (size_t i = 0; i < n; i++)
+		x[i] = i < 500 ? 1000 + ref_rng(&st) % 100 : ref_rng(&st) % 1000 == 0 ? 5 + ref_rng(&st) % 3000 : 0;
+	struct case_result res;
+	ref_check_case("zeros-past-u16", x, n, &res, 1);
+	free(x);
+}
+
 static void t_empty(void)
 {
 	struct bm_stats s;
@@ -220,7 +234,7 @@ static const struct bm_test_case cases[] = {
 	BM_TEST_CASE(t_dist_12), BM_TEST_CASE(t_dist_13), BM_TEST_CASE(t_dist_14), BM_TEST_CASE(t_dist_15),
 	BM_TEST_CASE(t_dist_16), BM_TEST_CASE(t_dist_17), BM_TEST_CASE(t_dist_18), BM_TEST_CASE(t_dist_19),
 	BM_TEST_CASE(t_dist_20), BM_TEST_CASE(t_dist_21), BM_TEST_CASE(t_dist_22), BM_TEST_CASE(t_dist_23),
-	BM_TEST_CASE(t_dist_24), BM_TEST_CASE(t_million),
+	BM_TEST_CASE(t_dist_24), BM_TEST_CASE(t_million), BM_TEST_CASE(t_zeros_wide),
 };
 
 int main(void)
