@@ -80,25 +80,30 @@ static void put_string(struct bm_record *r, const char *s)
 	put(r, '"');
 }
 
-/* ,"key": -- as one piece when the key is a short plain name (every key of the kit's). */
+/* ,"key": -- as one piece when the key is a short plain name (every key of the kit's), copied
+ * and checked in one pass. */
 static void key(struct bm_record *r, const char *k)
 {
 	char b[48];
-	size_t n = 0, len = bm_strlen(k);
+	size_t n = 0, i = 0;
 	if (r->need_comma)
 		b[n++] = ',';
 	r->need_comma = 1;
 	b[n++] = '"';
-	if (len < sizeof b - 4 && plain(k)) {
-		for (size_t i = 0; i < len; i++)
-			b[n++] = k[i];
+	for (; k[i] && n < sizeof b - 3; i++) {
+		unsigned char c = (unsigned char)k[i];
+		if (c == '"' || c == '\\' || c < 0x20 || c == 0x7f)
+			break;
+		b[n++] = (char)c;
+	}
+	if (!k[i]) {
 		b[n++] = '"';
 		b[n++] = ':';
 		b[n] = '\0';
 		put_raw(r, b);
 		return;
 	}
-	b[n] = '\0';
+	b[n - i] = '\0'; /* a long or unusual key: the quote, then the key escaped */
 	put_raw(r, b);
 	put_escaped(r, k);
 	put_raw(r, "\":");

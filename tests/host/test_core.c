@@ -62,9 +62,13 @@ static void record_crc_and_escaping(void)
 	bm_rec_obj_begin(&r, "o");
 	bm_rec_u64(&r, "x", 1);
 	bm_rec_obj_end(&r);
+	/* keys that are not short plain names: escaped, and longer than the one-piece buffer */
+	bm_rec_u64(&r, "k\"q", 2);
+	bm_rec_u64(&r, "a_key_of_fifty_characters_which_is_past_the_buffer", 3);
 	bm_rec_end(&r);
 	const char *want_prefix = "{\"type\":\"result\",\"format\":2,\"seq\":1,\"name\":\"a\\\"b\\\\c\\u000a\","
-	                          "\"n\":42,\"p50\":1.500,\"ok\":true,\"o\":{\"x\":1},";
+	                          "\"n\":42,\"p50\":1.500,\"ok\":true,\"o\":{\"x\":1},\"k\\\"q\":2,"
+	                          "\"a_key_of_fifty_characters_which_is_past_the_buffer\":3,";
 	size_t plen = strlen(want_prefix);
 	BM_CHECK(strncmp(fake_console, want_prefix, plen) == 0);
 	char crc[9];
