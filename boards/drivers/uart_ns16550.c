@@ -13,6 +13,8 @@
 #define LCR_8N1 0x03
 #define LSR_THRE 0x20
 #define PUTC_SPINS 1000000u
+#define REG_IIR 2 /* interrupt identification (read) */
+#define IIR_FIFOS_ON 0xc0
 #define TX_FIFO_BYTES 16 /* 16550A, FIFOs on (FCR bit 0): THRE means the whole FIFO is empty */
 
 #define UART(con) ((struct ns16550 *)(con)) /* con is the first member */
@@ -48,7 +50,7 @@ static void wr(const struct ns16550 *u, unsigned r, uint8_t v)
 
 void ns16550_init(struct bm_console *con)
 {
-	const struct ns16550 *u = UART(con);
+	struct ns16550 *u = UART(con);
 	wr(u, REG_IER, 0); /* polled: no interrupts */
 	if (u->clock_hz && u->baud) {
 		uint32_t div = (u->clock_hz + 8 * u->baud) / (16 * u->baud);
@@ -59,14 +61,18 @@ void ns16550_init(struct bm_console *con)
 	wr(u, REG_LCR, LCR_8N1);
 	wr(u, REG_FCR, 0x07); /* FIFOs on and cleared */
 	wr(u, REG_MCR, 0x03); /* DTR, RTS */
+	/* An 8250 or 16450 has no FIFO (FCR is ignored, THRE means one byte of room): the IIR's top
+	 * bits say whether the FIFOs came on, as Linux's 8250 driver tells the types apart. */
+	u->tx_burst = (rd(u, REG_IIR) & IIR_FIFOS_ON) == IIR_FIFOS_ON ? TX_FIFO_BYTES : 1;
 }
 
 /* Waits for THRE, then fills the FIFO: one status read per 16 bytes instead of one per byte,
  * as Linux's 8250 driver does (the report's bytes are a measurable part of a deterministic
- * run's kit share). */
+ * run's kit share). One byte per THRE without a FIFO, or before ns16550_init ran. */
 void ns16550_write(struct bm_console *con, const char *s, size_t n)
 {
 	const struct ns16550 *u = UART(con);
+	unsigned burst = u->tx_burst ? u->tx_burst : 1;
 	if (u->io == &ns16550_mmio8) {
 		/* The common bus without the bus's calls. */
 		volatile uint8_t *lsr = (volatile uint8_t *)(u->base + ((uintptr_t)REG_LSR << u->reg_shift));
@@ -74,7 +80,7 @@ void ns16550_write(struct bm_console *con, const char *s, size_t n)
 		while (n) {
 			for (uint32_t spins = 0; !(*lsr & LSR_THRE) && spins < PUTC_SPINS; spins++)
 				;
-			for (unsigned k = n < TX_FIFO_BYTES ? (unsigned)n : TX_FIFO_BYTES; k; k--, n--)
+			for (unsigned k = n < burst ? (unsigned)n : burst; k; k--, n--)
 				*thr = (uint8_t)*s++;
 		}
 		return;
@@ -82,7 +88,7 @@ void ns16550_write(struct bm_console *con, const char *s, size_t n)
 	while (n) {
 		for (uint32_t spins = 0; !(rd(u, REG_LSR) & LSR_THRE) && spins < PUTC_SPINS; spins++)
 			;
-		for (unsigned k = n < TX_FIFO_BYTES ? (unsigned)n : TX_FIFO_BYTES; k; k--, n--)
+		for (unsigned k = n < burst ? (unsigned)n : burst; k; k--, n--)
 			wr(u, REG_THR, (uint8_t)*s++);
 	}
 }

@@ -13,6 +13,8 @@ struct ns16550 {
 	const struct bm_io8 *io;  /** &ns16550_mmio8, &ns16550_mmio32, or the arch's port I/O */
 	uint32_t clock_hz;        /** UART input clock, for the divisor (0: keep firmware's setting) */
 	uint32_t baud;            /** e.g. 115200; always 8N1 */
+	uint8_t tx_burst;         /* set by ns16550_init: bytes written per THRE (16 with a working
+	                           * FIFO, 1 on a FIFO-less 8250/16450); leave 0 */
 };
 
 extern const struct bm_io8 ns16550_mmio8, ns16550_mmio32;
