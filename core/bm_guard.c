@@ -18,30 +18,6 @@ static word paint_word(const struct bm_stack *s)
 	return w;
 }
 
-/* Words [p, end) := w, four a pass (the stack and the scratch are painted for every benchmark). */
-void bm_guard_fill(volatile uintptr_t *p, const volatile uintptr_t *end, uintptr_t w)
-{
-	for (; p + 4 <= end; p += 4) {
-		p[0] = w;
-		p[1] = w;
-		p[2] = w;
-		p[3] = w;
-	}
-	for (; p < end; p++)
-		*p = w;
-}
-
-/* The first word in [p, end) that is not w, or end; four a pass. */
-const volatile uintptr_t *bm_guard_first_unlike(const volatile uintptr_t *p, const volatile uintptr_t *end,
-                                                uintptr_t w)
-{
-	while (p + 4 <= end && ((p[0] ^ w) | (p[1] ^ w) | (p[2] ^ w) | (p[3] ^ w)) == 0)
-		p += 4;
-	while (p < end && *p == w)
-		p++;
-	return p;
-}
-
 /* Paints the free stack, from its bottom up to a little below the current frame. */
 __attribute__((noinline)) void bm_guard_stack_paint(void)
 {
