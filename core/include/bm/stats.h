@@ -124,7 +124,13 @@ static inline uint64_t bm_stats_count(const struct bm_stats *s)
 	return s->nc + BM_ST_NC0 + s->tail_len;
 }
 
-/* Count v in the histogram: 1 <= v <= cap, v's octave in the fast window. Sums, the
+/* 1: the fast path computes in 32-bit words where v < 2^32 allows (on a 32-bit core a 64-bit
+ * square or shift is several instructions). Follows the word size; the host tests build both. */
+#ifndef BM_ST_NARROW
+#define BM_ST_NARROW (UINTPTR_MAX <= 0xffffffffu)
+#endif
+
+/* Count v in the histogram: 1 <= v <= cap (< 2^32), v's octave in the fast window. Sums, the
  * 32-bit switch's countdown, and one 16-bit increment; everything rare is out of line. */
 static inline __attribute__((always_inline)) void bm_st_hist_fast(struct bm_stats *s, uint64_t v)
 {
@@ -132,8 +138,9 @@ static inline __attribute__((always_inline)) void bm_st_hist_fast(struct bm_stat
 		bm_st_widen_add(s, v);
 		return;
 	}
-	s->sum_lo += v;   /* v < 2^32: see sum_lo */
-	uint64_t sq = v * v;
+	const uint32_t v32 = (uint32_t)v; /* == v */
+	s->sum_lo += BM_ST_NARROW ? v32 : v; /* v < 2^32: see sum_lo */
+	uint64_t sq = BM_ST_NARROW ? (uint64_t)v32 * v32 : v * v;
 	s->sq_lo += sq;
 	/* A branch, not an add of the carry: a store less per sample (stores bound the native
 	 * time), and the carry is rare (once per 2^64 / v^2 samples). */
@@ -143,10 +150,11 @@ static inline __attribute__((always_inline)) void bm_st_hist_fast(struct bm_stat
 	uintptr_t e = 63 ^ (uintptr_t)(unsigned)__builtin_clzll(v); /* octave: one bsr on x86 */
 #else
 	/* No CLZ: the window is the 16 octaves from fast_sh up, w < 2^16, two byte lookups at most. */
-	uintptr_t w = (uintptr_t)(v >> s->fast_sh);
+	uintptr_t w = BM_ST_NARROW ? (uintptr_t)(v32 >> s->fast_sh) : (uintptr_t)(v >> s->fast_sh); /* sh < 32 */
 	uintptr_t e = s->fast_sh + (w >> 8 ? 8 + (uintptr_t)bm_st_tab_x[w >> 8] : (uintptr_t)bm_st_tab_x[w]);
 #endif
-	uintptr_t t = (uintptr_t)((v << 9) >> e);                    /* grid step: 512 .. 1023 */
+	/* grid step: 512 .. 1023, v's top ten bits (32-bit: its top bit moved to bit 31, e <= 31) */
+	uintptr_t t = BM_ST_NARROW ? (uintptr_t)((v32 << (31 - e)) >> 22) : (uintptr_t)((v << 9) >> e);
 	uintptr_t f = bm_st_tab_x[256 - 512 + t];                    /* fine bin 0 .. 45 */
 	uintptr_t x = s->fast_row[e];                                /* base << 6 | shift */
 	/* x86-64 and RV64 take a 64-bit shift's count mod 64 themselves: no mask is emitted */
