@@ -172,24 +172,15 @@ __attribute__((noinline)) uint64_t bm_cycles_now(void)
 	return s.cycles;
 }
 
-/* One batch, overhead subtracted. Returns net cycles; counts batches below the overhead. */
+/* One batch of the calibration or the warm-up, overhead subtracted (the timed samples have their
+ * own loop, take_some). */
 static uint64_t run_batch(const struct bm_bench *b, uint32_t iters, const struct bm_overhead *oh,
-                          uint64_t *instret, uint32_t *below, struct bm_bench_result *res)
+                          struct bm_bench_result *res)
 {
 	struct bm_delta d;
 	b->batch(iters, &d);
 	res->body_cycles += d.cycles;
-	uint64_t net = d.cycles;
-	if (net >= oh->cycles) {
-		net -= oh->cycles;
-	} else {
-		net = 0;
-		if (below)
-			(*below)++;
-	}
-	if (instret)
-		*instret = d.instret >= oh->instret ? d.instret - oh->instret : 0;
-	return net;
+	return d.cycles >= oh->cycles ? d.cycles - oh->cycles : 0;
 }
 
 /* The benchmark's own untimed code (setup, verify), its cycles counted apart from the kit's. */
@@ -246,8 +237,8 @@ struct samples_out {
 /* n timed samples: the one loop of the kit that runs once per sample. What changes every sample
  * is in locals; the batch function is an opaque call, so each of them needs a register the call
  * preserves, and what changes rarely (a batch under the overhead, a carry) is updated in *out
- * instead of taking one. Returns the smallest sample, or UINT64_MAX with *fail set as soon as
- * the kit state's guard words are written over (nothing more may be written through it). */
+ * instead of taking one. Returns the smallest sample; stops with *fail set as soon as the kit
+ * state's guard words are written over (nothing more may be written through it). */
 static __attribute__((noinline)) uint64_t take_some(void (*batch)(uint32_t, struct bm_delta *), uint32_t iters,
                                                    uint32_t n, uint64_t oh_cycles, uint64_t oh_instret,
                                                    struct bm_kit_state *kit, struct samples_out *out, int *fail)
@@ -329,8 +320,8 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 		cap = b->max_iters;
 	uint32_t iters = 1;
 	for (;;) {
-		uint64_t c0 = run_batch(b, iters, oh, 0, 0, res);
-		uint64_t c1 = run_batch(b, iters, oh, 0, 0, res);
+		uint64_t c0 = run_batch(b, iters, oh, res);
+		uint64_t c1 = run_batch(b, iters, oh, res);
 		uint64_t c = c0 < c1 ? c0 : c1;
 		if (c >= cfg->min_batch_cycles || iters >= cap || iters > UINT32_MAX / 2)
 			break;
@@ -348,7 +339,7 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 	uint64_t window[WARMUP_WINDOW];
 	uint32_t n = 0;
 	for (;;) {
-		window[n % WARMUP_WINDOW] = run_batch(b, iters, oh, 0, 0, res);
+		window[n % WARMUP_WINDOW] = run_batch(b, iters, oh, res);
 		n++;
 		if (n >= cfg->warmup_min && n >= WARMUP_WINDOW && (n % WARMUP_STEP == 0 || n >= cfg->warmup_max) &&
 		    bm_window_settled(window, WARMUP_WINDOW, cfg->warmup_cv_ppm)) {
