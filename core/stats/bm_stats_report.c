@@ -351,7 +351,8 @@ __attribute__((noinline)) static void tukey(const struct bm_stats *s, uint64_t d
 	wset(osum, 0, 0);
 	bool exact = true;
 	unsigned nb = s->top == EMPTY_TOP ? 0 : NBINS(s->wide);
-	for (unsigned i = bm_st_next_bin(s, 0, nb); i < nb + s->tail_len; i = i < nb ? bm_st_next_bin(s, i + 1, nb) : i + 1) {
+	for (unsigned i = bm_st_next_bin(s, 0, nb); i < nb + s->tail_len;
+	     i = i < nb ? bm_st_next_bin(s, i + 1, nb) : i + 1) {
 		uint64_t c = 1, lo, hi, v;
 		if (i < nb) {
 			c = bm_st_count_get(s, i);
