@@ -253,11 +253,7 @@ __attribute__((noinline)) static void zero_add(struct bm_stats *s)
 		s->min = 0;
 		bm_st_fast_reset(s);
 	}
-	int16_t *c = (int16_t *)&s->c16[0];
-	int c1 = *c + 1;
-	*c = (int16_t)c1;
-	if (__builtin_expect(c1 == 0, 0))
-		bm_st_carry(s, 0);
+	bm_st_slot_inc(s, 0);
 }
 
 /* Everything the fast path does not take. The two common cases here, each ending in the fast

@@ -130,6 +130,17 @@ static inline uint64_t bm_stats_count(const struct bm_stats *s)
 #define BM_ST_NARROW (UINTPTR_MAX <= 0xffffffffu)
 #endif
 
+/* One more sample in count slot `slot`. Read as signed: the increment wraps (a carry into the
+ * high half) exactly when it makes 0, one test on every ISA (lh/addi/sh/beqz on RISC-V). */
+static inline __attribute__((always_inline)) void bm_st_slot_inc(struct bm_stats *s, uintptr_t slot)
+{
+	int16_t *c = (int16_t *)&s->c16[slot];
+	int c1 = *c + 1;
+	*c = (int16_t)c1;
+	if (__builtin_expect(c1 == 0, 0))
+		bm_st_carry(s, slot);
+}
+
 /* Count v in the histogram: 1 <= v <= cap (< 2^32), v's octave in the fast window. Sums, the
  * 32-bit switch's countdown, and one 16-bit increment; everything rare is out of line. */
 static inline __attribute__((always_inline)) void bm_st_hist_fast(struct bm_stats *s, uint64_t v)
@@ -158,14 +169,7 @@ static inline __attribute__((always_inline)) void bm_st_hist_fast(struct bm_stat
 	uintptr_t f = bm_st_tab_x[256 - 512 + t];                    /* fine bin 0 .. 45 */
 	uintptr_t x = s->fast_row[e];                                /* base << 6 | shift */
 	/* x86-64 and RV64 take a 64-bit shift's count mod 64 themselves: no mask is emitted */
-	uintptr_t slot = (x >> 6) + (f >> (x & 63));
-	/* Read as signed: the increment wraps (a carry into the high half) exactly when it makes
-	 * 0, one test on every ISA (lh/addi/sh/beqz on RISC-V) */
-	int16_t *c = (int16_t *)&s->c16[slot];
-	int c1 = *c + 1;
-	*c = (int16_t)c1;
-	if (__builtin_expect(c1 == 0, 0))
-		bm_st_carry(s, slot);
+	bm_st_slot_inc(s, (x >> 6) + (f >> (x & 63)));
 }
 
 /* Add one sample. No floating point, no division. The fast path takes a sample that belongs in
