@@ -116,21 +116,9 @@ void bm_stats_hist_fields(struct bm_record *r, const struct bm_stats *s)
 		bm_rec_array_end(r);
 	}
 	bm_rec_array_end(r);
-	/* A run of equal values as [value, count] (a deterministic run's tail is K equal values) */
 	bm_rec_array_begin(r, "tail");
-	for (unsigned j = 0, k; j < s->tail_len; j = k) {
-		uint64_t v = bm_st_tail_at(s, j);
-		for (k = j + 1; k < s->tail_len && bm_st_tail_at(s, k) == v; k++)
-			;
-		if (k - j == 1) {
-			bm_rec_elem_u64(r, v);
-			continue;
-		}
-		bm_rec_elem_array_begin(r);
-		bm_rec_elem_u64(r, v);
-		bm_rec_elem_u64(r, k - j);
-		bm_rec_array_end(r);
-	}
+	for (unsigned j = 0; j < s->tail_len; j++)
+		bm_rec_elem_u64(r, bm_st_tail_at(s, j));
 	bm_rec_array_end(r);
 }
 

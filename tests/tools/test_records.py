@@ -114,26 +114,6 @@ def test_rules_on_hand_made_hist():
     assert "overlaps" in rules.check_hist(dict(h, bins=[[10, 20, 1], [20, 21, 2]]))[0]
     assert "below the last bin" in rules.check_hist(dict(h, tail=[15, 40]))[0]
     assert "max = 41" in rules.check_hist(dict(h, max=41))[0]
-    assert "the tail holds 2 values" in rules.check_hist(dict(h, topk=3))[0]
-    assert rules.check_hist(dict(h, topk=2)) == []
-
-
-def test_hist_tail_runs():
-    """The firmware writes a run of equal tail values as [value, count]; a record is read with
-    its tail expanded, and a malformed run is left for the rules to refuse."""
-    assert records.expand_tail([30, [40, 3], 41]) == [30, 40, 40, 40, 41]
-    for bad in ([[40, 1]], [[40, 0]], [[40]], [[40, 129]], [["40", 2]], [[40, 2, 1]], [True]):
-        assert records.expand_tail(bad) is bad
-        h = {"name": "x", "unit": "cycles", "div": 1, "n": 3, "min": 40, "max": 40, "sum": 120,
-             "bins_per_octave": 46, "bins": [], "tail": bad}
-        assert "not an array of integers" in rules.check_hist(h)[0]
-    body = (b'{"type":"hist","format":2,"seq":3,"name":"x","unit":"cycles","div":1,"n":3,"min":40,'
-            b'"max":40,"sum":120,"topk":64,"bins_per_octave":46,"saturated":{"sum":false,"bins":false},'
-            b'"bins":[],"tail":[[40,3]],')
-    text = body + b'"crc":"' + records.crc_hex(body).encode() + b'"}'
-    fields, why = records.parse_candidate(text)
-    assert why is None and fields["data"]["tail"] == [40, 40, 40]
-    assert rules.check_hist(fields["data"]) == []
 
 
 def test_end_rules():

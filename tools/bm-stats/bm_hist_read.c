@@ -214,29 +214,18 @@ static int bins(struct jp *j, struct hist *h)
 	return more == 0;
 }
 
-/* The tail: values, a run of equal ones as [value, count] with count >= 2. */
 static int tail(struct jp *j, struct hist *h)
 {
 	int more = list_begin(j);
 	while (more > 0) {
-		uint64_t v, c = 1;
-		ws(j);
-		if (j->p < j->end && *j->p == '[') {
-			if (!expect(j, '[') || !u64v(j, &v) || !expect(j, ',') || !u64v(j, &c) || !expect(j, ']'))
-				return 0;
-			if (c < 2) {
-				j->err = "a tail run [value, count] needs a count of at least 2";
-				return 0;
-			}
-		} else if (!u64v(j, &v)) {
+		uint64_t v;
+		if (!u64v(j, &v))
 			return 0;
-		}
-		if (c > (uint64_t)(BM_STATS_TOPK - h->ntail)) {
+		if (h->ntail == BM_STATS_TOPK) {
 			j->err = "the tail is longer than this build's BM_STATS_TOPK";
 			return 0;
 		}
-		while (c--)
-			h->tail[h->ntail++] = v;
+		h->tail[h->ntail++] = v;
 		more = list_next(j);
 	}
 	return more == 0;

@@ -9,7 +9,6 @@ from decimal import Decimal
 
 U64_MAX = 2**64 - 1
 DEC_MAX = Decimal(U64_MAX)
-TAIL_MAX = 128  # BM_STATS_TOPK is at most 128: a longer run is malformed (and not expanded)
 
 # Terminal noise that a serial console carries: ANSI CSI/OSC sequences, two-byte escapes and
 # stray control bytes. A valid record holds none of them (JSON escapes control characters), so
@@ -39,27 +38,6 @@ def _pairs(pairs):
             raise ValueError(f"key {k!r} appears twice")
         d[k] = v
     return d
-
-
-def _is_u64(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= U64_MAX
-
-
-def expand_tail(tail):
-    """A hist record's tail as one value per sample: the firmware writes a run of equal values
-    as [value, count] (count >= 2). Anything else malformed is returned as it is, for the
-    rules to name."""
-    if not isinstance(tail, list):
-        return tail
-    out = []
-    for x in tail:
-        if _is_u64(x):
-            out.append(x)
-        elif isinstance(x, list) and len(x) == 2 and _is_u64(x[0]) and _is_u64(x[1]) and 2 <= x[1] <= TAIL_MAX:
-            out.extend([x[0]] * x[1])
-        else:
-            return tail
-    return out
 
 
 def loads(text: str):
@@ -152,8 +130,6 @@ def parse_candidate(cand: bytes):
             or not isinstance(typ, str):
         fields["error"] = "CRC is right but it has no usable \"type\" and \"seq\""
         return fields, None
-    if typ == "hist" and "tail" in data:
-        data["tail"] = expand_tail(data["tail"])
     fields.update(data=data, seq=seq, type=typ)
     return fields, None
 

@@ -256,7 +256,6 @@ def check_hist(d: dict) -> list:
     lo, hi = f.int("min"), f.int("max")
     total = f.int("sum", hi=float("inf"))
     f.int("bins_per_octave", choices=(46, 23))
-    topk = f.int("topk", required=False, lo=1, hi=128)
     bins, tail = d.get("bins"), d.get("tail")
     ok_bins = isinstance(bins, list) and all(
         isinstance(b, list) and len(b) == 3 and all(isinstance(x, int) and not isinstance(x, bool)
@@ -266,7 +265,7 @@ def check_hist(d: dict) -> list:
     if not ok_bins:
         f.errs.append("bins is missing or not an array of [lo, hi, count] integers")
     if not ok_tail:
-        f.errs.append("tail is missing or not an array of integers and [value, count >= 2] runs")
+        f.errs.append("tail is missing or not an array of integers")
     if not (ok_bins and ok_tail):
         return f.errs
     for i, (blo, bhi, c) in enumerate(bins):
@@ -280,8 +279,6 @@ def check_hist(d: dict) -> list:
         f.errs.append("tail is not ascending")
     if bins and tail and tail[0] < bins[-1][0]:
         f.errs.append(f"tail value {tail[0]} lies below the last bin [{bins[-1][0]}, {bins[-1][1]}]")
-    if n is not None and topk is not None and len(tail) != min(n, topk):
-        f.errs.append(f"the tail holds {len(tail)} values; the {min(n, topk)} largest of n = {n} (topk {topk}) belong there")
     if n is not None:
         held = sum(b[2] for b in bins) + len(tail)
         if held != n:
