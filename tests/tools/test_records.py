@@ -114,6 +114,8 @@ def test_rules_on_hand_made_hist():
     assert "overlaps" in rules.check_hist(dict(h, bins=[[10, 20, 1], [20, 21, 2]]))[0]
     assert "below the last bin" in rules.check_hist(dict(h, tail=[15, 40]))[0]
     assert "max = 41" in rules.check_hist(dict(h, max=41))[0]
+    assert "the tail holds 2 values" in rules.check_hist(dict(h, topk=3))[0]
+    assert rules.check_hist(dict(h, topk=2)) == []
 
 
 def test_end_rules():

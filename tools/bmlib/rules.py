@@ -256,6 +256,7 @@ def check_hist(d: dict) -> list:
     lo, hi = f.int("min"), f.int("max")
     total = f.int("sum", hi=float("inf"))
     f.int("bins_per_octave", choices=(46, 23))
+    topk = f.int("topk", required=False, lo=1, hi=128)
     bins, tail = d.get("bins"), d.get("tail")
     ok_bins = isinstance(bins, list) and all(
         isinstance(b, list) and len(b) == 3 and all(isinstance(x, int) and not isinstance(x, bool)
@@ -279,6 +280,9 @@ def check_hist(d: dict) -> list:
         f.errs.append("tail is not ascending")
     if bins and tail and tail[0] < bins[-1][0]:
         f.errs.append(f"tail value {tail[0]} lies below the last bin [{bins[-1][0]}, {bins[-1][1]}]")
+    if n is not None and topk is not None and len(tail) != min(n, topk):
+        f.errs.append(f"the tail holds {len(tail)} values; the {min(n, topk)} largest of n = {n} "
+                      f"(topk {topk}) belong there")
     if n is not None:
         held = sum(b[2] for b in bins) + len(tail)
         if held != n:
