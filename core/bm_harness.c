@@ -237,13 +237,19 @@ struct samples_out {
 /* n timed samples: the one loop of the kit that runs once per sample. What changes every sample
  * is in locals; the batch function is an opaque call, so each of them needs a register the call
  * preserves, and what changes rarely (a batch under the overhead, a carry) is updated in *out
- * instead of taking one. Returns the smallest sample; stops with *fail set as soon as the kit
- * state's guard words are written over (nothing more may be written through it). */
+ * instead of taking one. A sample equal to the one before is counted, not inserted: the run goes
+ * into the statistics in one bm_stats_add_n when it ends (the state is the same, and on a
+ * deterministic core every sample of a benchmark is the same number). Returns the smallest
+ * sample; stops with *fail set as soon as the kit state's guard words are written over (nothing
+ * more may be written through it). */
 static __attribute__((noinline)) uint64_t take_some(void (*batch)(uint32_t, struct bm_delta *), uint32_t iters,
                                                    uint32_t n, uint64_t oh_cycles, uint64_t oh_instret,
                                                    struct bm_kit_state *kit, struct samples_out *out, int *fail)
 {
 	uint64_t body = out->body_cycles, ins_lo = out->instret_lo, qmin = UINT64_MAX;
+	uint64_t last = UINT64_MAX; /* the value of the run (UINT64_MAX: none yet; a sample of that */
+	uint32_t repeats = 0;       /* value counts as a repeat, which is right too) and how many of
+	                             * it are not inserted yet */
 	for (; n; n--) {
 		struct bm_delta d;
 		batch(iters, &d);
@@ -263,9 +269,20 @@ static __attribute__((noinline)) uint64_t take_some(void (*batch)(uint32_t, stru
 		ins_lo += ins;
 		if (__builtin_expect(ins_lo < ins, 0))
 			out->instret_hi++;
+		if (c == last) { /* (and qmin has seen it) */
+			repeats++;
+			continue;
+		}
 		qmin = c < qmin ? c : qmin;
+		if (__builtin_expect(repeats != 0, 0)) {
+			bm_stats_add_n(&kit->stats, last, repeats);
+			repeats = 0;
+		}
+		last = c;
 		bm_stats_add(&kit->stats, c);
 	}
+	if (repeats && !*fail)
+		bm_stats_add_n(&kit->stats, last, repeats);
 	out->body_cycles = body;
 	out->instret_lo = ins_lo;
 	return qmin;

@@ -235,6 +235,55 @@ BM_NO_LIBCALLS void bm_stats_merge(struct bm_stats *dst, const struct bm_stats *
 	bm_st_fast_reset(dst);
 }
 
+/* m more in count slot `slot` (m < 2^16, so at most one carry out of the low 16 bits): what m of
+ * the fast path's increments do, the sums folded first as bm_st_carry does. */
+static void slot_add(struct bm_stats *s, uintptr_t slot, uint32_t m)
+{
+	uint32_t c = (uint32_t)s->c16[slot] + m;
+	if (c <= UINT16_MAX) {
+		s->c16[slot] = (uint16_t)c;
+		return;
+	}
+	bm_st_fold(s);
+	bm_st_count_add(s, (unsigned)slot, m);
+}
+
+/* Bulk only where the fast path (or the zero path) would take every one of the m samples and
+ * nothing rare happens among them: the count does not pass the 16-bit layout's limit (the
+ * widening is left to the one sample that does), and m < 2^16 (one carry at most, and the sums
+ * grow between folds by at most 65,535 values more than the fast path's own bound allows, far
+ * inside sum_lo's and sq_mid's headroom). Everything else is one bm_stats_add at a time, so the
+ * state is the one n single adds leave (byte for byte: tests/stats). */
+void bm_stats_add_n(struct bm_stats *s, uint64_t v, uint64_t n)
+{
+	while (n) {
+		uint32_t m = n < UINT16_MAX ? (uint32_t)n : UINT16_MAX;
+		int fast = v - s->fast_lo < s->fast_span;
+		int zero = v == 0 && s->min == 0 && s->tail_len == K && s->top != EMPTY_TOP;
+		if ((!fast && !zero) || m >= 0 - s->nc) {
+			if (fast) /* bm_stats_add(s, v), without another copy of it */
+				hist_fast_call(s, v);
+			else
+				bm_st_add_slow(s, v);
+			n--;
+			continue;
+		}
+		s->nc += m;
+		if (fast) {
+			/* sums: m v (< 2^48) and m v^2 (< 2^80: two 48-bit partial products) */
+			uint64_t sq = v * v, a = (sq & UINT32_MAX) * m, b = (sq >> 32) * m;
+			uint64_t lo = a + (b << 32), hi = (b >> 32) + (lo < a);
+			s->sum_lo += v * m;
+			s->sq_lo += lo;
+			s->sq_mid += hi + (s->sq_lo < lo);
+			slot_add(s, bm_st_fast_slot(s, v), m);
+		} else {
+			slot_add(s, 0, m); /* bin 0, nothing to add to the sums (zero_add's path) */
+		}
+		n -= m;
+	}
+}
+
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC pop_options
 #endif

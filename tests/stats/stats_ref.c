@@ -166,6 +166,23 @@ static void feed(struct bm_stats *s, const uint64_t *x, size_t n)
 		bm_stats_add(s, x[i]);
 }
 
+/* As the harness feeds its samples: each run of equal values as one sample and then the rest
+ * of the run in one bm_stats_add_n (which must leave the state n single adds leave). `chunk`
+ * caps a run (so runs of one value also arrive split, as the harness's quarters split them). */
+static void feed_runs(struct bm_stats *s, const uint64_t *x, size_t n, size_t chunk)
+{
+	bm_stats_init(s);
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && x[j] == x[i] && j - i < chunk)
+			j++;
+		bm_stats_add(s, x[i]);
+		if (j - i > 1)
+			bm_stats_add_n(s, x[i], j - i - 1);
+		i = j;
+	}
+}
+
 void ref_check_case(const char *name, const uint64_t *x, size_t n, struct case_result *res, int verbose)
 {
 	int before = bm_test_failures;
@@ -311,6 +328,23 @@ void ref_check_case(const char *name, const uint64_t *x, size_t n, struct case_r
 	feed(&t, work, n);
 	bm_stats_report(&t, 1, &r2);
 	BM_CHECK(memcmp(&r, &r2, sizeof r) == 0);
+
+	/* runs through bm_stats_add_n: in the given order, sorted (the longest runs: past 2^16 and
+	 * past the switch to 32-bit counts in the big cases), and sorted in chunks of 1000 */
+	feed_runs(&t, x, n, SIZE_MAX);
+	bm_stats_report(&t, 1, &r2);
+	BM_CHECK(memcmp(&r, &r2, sizeof r) == 0);
+	BM_CHECK(ref_same_bins(&t, &s));
+	feed_runs(&t, sorted, n, SIZE_MAX);
+	bm_stats_report(&t, 1, &r2);
+	BM_CHECK(memcmp(&r, &r2, sizeof r) == 0);
+	BM_CHECK(ref_same_bins(&t, &s));
+	feed(&a, sorted, n);
+	BM_CHECK(memcmp(&t, &a, sizeof t) == 0); /* byte for byte the state of single adds */
+	feed_runs(&t, sorted, n, 1000);
+	bm_stats_report(&t, 1, &r2);
+	BM_CHECK(memcmp(&r, &r2, sizeof r) == 0);
+	BM_CHECK(memcmp(&t, &a, sizeof t) == 0);
 
 	/* merge: split in two (unequal) parts, merge, compare with one-shot */
 	size_t cut = n / 3;

@@ -59,6 +59,34 @@ static void t_zeros_wide(void)
 	free(x);
 }
 
+/* bm_stats_add_n's square sum m v^2 (up to 2^80, from two 48-bit partial products) where the
+ * low partial products carry into the high word, which random runs almost never do: the state
+ * must be byte for byte that of m single adds. v near 2^32 in the fast window: a tail of 64
+ * larger values, then v itself into the histogram. */
+static void t_add_n_square_carry(void)
+{
+	static struct bm_stats a, b;
+	unsigned found = 0;
+	for (uint64_t v = (1ull << 32) - 2; v > (1ull << 31) && found < 3; v--) {
+		uint64_t sq = v * v, m = 65535 - (v & 1023);
+		uint64_t lo_p = (sq & UINT32_MAX) * m, hi_p = (sq >> 32) * m;
+		if (lo_p + (hi_p << 32) >= lo_p)
+			continue; /* no carry out of the low word for this (v, m) */
+		found++;
+		bm_stats_init(&a);
+		for (int i = 0; i < 64; i++)
+			bm_stats_add(&a, UINT32_MAX);
+		bm_stats_add(&a, v);
+		memcpy(&b, &a, sizeof a);
+		bm_stats_add_n(&a, v, m);
+		for (uint64_t i = 0; i < m; i++)
+			bm_stats_add(&b, v);
+		BM_CHECK(memcmp(&a, &b, sizeof a) == 0);
+		BM_CHECK(a.fast_span != 0); /* v took the bulk path, not single adds */
+	}
+	BM_CHECK(found == 3);
+}
+
 static void t_empty(void)
 {
 	struct bm_stats s;
@@ -234,7 +262,7 @@ static const struct bm_test_case cases[] = {
 	BM_TEST_CASE(t_dist_12), BM_TEST_CASE(t_dist_13), BM_TEST_CASE(t_dist_14), BM_TEST_CASE(t_dist_15),
 	BM_TEST_CASE(t_dist_16), BM_TEST_CASE(t_dist_17), BM_TEST_CASE(t_dist_18), BM_TEST_CASE(t_dist_19),
 	BM_TEST_CASE(t_dist_20), BM_TEST_CASE(t_dist_21), BM_TEST_CASE(t_dist_22), BM_TEST_CASE(t_dist_23),
-	BM_TEST_CASE(t_dist_24), BM_TEST_CASE(t_million), BM_TEST_CASE(t_zeros_wide),
+	BM_TEST_CASE(t_dist_24), BM_TEST_CASE(t_million), BM_TEST_CASE(t_zeros_wide), BM_TEST_CASE(t_add_n_square_carry),
 };
 
 int main(void)

@@ -141,6 +141,25 @@ static inline __attribute__((always_inline)) void bm_st_slot_inc(struct bm_stats
 		bm_st_carry(s, slot);
 }
 
+/* The count slot of v, 1 <= v <= cap (< 2^32), v's octave in the fast window. */
+static inline __attribute__((always_inline)) uintptr_t bm_st_fast_slot(const struct bm_stats *s, uint64_t v)
+{
+	const uint32_t v32 = (uint32_t)v; /* == v */
+#if ARCH_HAS_CLZ64
+	uintptr_t e = 63 ^ (uintptr_t)(unsigned)__builtin_clzll(v); /* octave: one bsr on x86 */
+#else
+	/* No CLZ: the window is the 16 octaves from fast_sh up, w < 2^16, two byte lookups at most. */
+	uintptr_t w = BM_ST_NARROW ? (uintptr_t)(v32 >> s->fast_sh) : (uintptr_t)(v >> s->fast_sh); /* sh < 32 */
+	uintptr_t e = s->fast_sh + (w >> 8 ? 8 + (uintptr_t)bm_st_tab_x[w >> 8] : (uintptr_t)bm_st_tab_x[w]);
+#endif
+	/* grid step: 512 .. 1023, v's top ten bits (32-bit: its top bit moved to bit 31, e <= 31) */
+	uintptr_t t = BM_ST_NARROW ? (uintptr_t)((v32 << (31 - e)) >> 22) : (uintptr_t)((v << 9) >> e);
+	uintptr_t f = bm_st_tab_x[256 - 512 + t];                    /* fine bin 0 .. 45 */
+	uintptr_t x = s->fast_row[e];                                /* base << 6 | shift */
+	/* x86-64 and RV64 take a 64-bit shift's count mod 64 themselves: no mask is emitted */
+	return (x >> 6) + (f >> (x & 63));
+}
+
 /* Count v in the histogram: 1 <= v <= cap (< 2^32), v's octave in the fast window. Sums, the
  * 32-bit switch's countdown, and one 16-bit increment; everything rare is out of line. */
 static inline __attribute__((always_inline)) void bm_st_hist_fast(struct bm_stats *s, uint64_t v)
@@ -157,19 +176,7 @@ static inline __attribute__((always_inline)) void bm_st_hist_fast(struct bm_stat
 	 * time), and the carry is rare (once per 2^64 / v^2 samples). */
 	if (__builtin_expect(s->sq_lo < sq, 0))
 		s->sq_mid++;
-#if ARCH_HAS_CLZ64
-	uintptr_t e = 63 ^ (uintptr_t)(unsigned)__builtin_clzll(v); /* octave: one bsr on x86 */
-#else
-	/* No CLZ: the window is the 16 octaves from fast_sh up, w < 2^16, two byte lookups at most. */
-	uintptr_t w = BM_ST_NARROW ? (uintptr_t)(v32 >> s->fast_sh) : (uintptr_t)(v >> s->fast_sh); /* sh < 32 */
-	uintptr_t e = s->fast_sh + (w >> 8 ? 8 + (uintptr_t)bm_st_tab_x[w >> 8] : (uintptr_t)bm_st_tab_x[w]);
-#endif
-	/* grid step: 512 .. 1023, v's top ten bits (32-bit: its top bit moved to bit 31, e <= 31) */
-	uintptr_t t = BM_ST_NARROW ? (uintptr_t)((v32 << (31 - e)) >> 22) : (uintptr_t)((v << 9) >> e);
-	uintptr_t f = bm_st_tab_x[256 - 512 + t];                    /* fine bin 0 .. 45 */
-	uintptr_t x = s->fast_row[e];                                /* base << 6 | shift */
-	/* x86-64 and RV64 take a 64-bit shift's count mod 64 themselves: no mask is emitted */
-	bm_st_slot_inc(s, (x >> 6) + (f >> (x & 63)));
+	bm_st_slot_inc(s, bm_st_fast_slot(s, v));
 }
 
 /* Add one sample. No floating point, no division. The fast path takes a sample that belongs in
@@ -184,6 +191,11 @@ static inline __attribute__((always_inline)) void bm_stats_add(struct bm_stats *
 	}
 	bm_st_hist_fast(s, v);
 }
+
+/* Add n samples of value v: the same state as n calls of bm_stats_add(s, v), at the cost of one
+ * where v belongs in the histogram (a run of equal samples: a deterministic core's every sample
+ * of a benchmark, or an empty body's zeros). Out of line; bm/stats.h's harness use is a run's end. */
+void bm_stats_add_n(struct bm_stats *s, uint64_t v, uint64_t n);
 
 /* Merge src into dst (e.g. two runs). Same guarantees as if every sample went into dst. */
 void bm_stats_merge(struct bm_stats *dst, const struct bm_stats *src);
