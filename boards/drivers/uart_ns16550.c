@@ -35,8 +35,18 @@ static void mmio32_write(uintptr_t a, uint8_t v)
 {
 	*(volatile uint32_t *)a = v;
 }
-const struct bm_io8 ns16550_mmio8 = {mmio8_read, mmio8_write};
-const struct bm_io8 ns16550_mmio32 = {mmio32_read, mmio32_write};
+static void mmio8_write_rep(uintptr_t a, const char *s, size_t n)
+{
+	for (; n; n--)
+		*(volatile uint8_t *)a = (uint8_t)*s++;
+}
+static void mmio32_write_rep(uintptr_t a, const char *s, size_t n)
+{
+	for (; n; n--)
+		*(volatile uint32_t *)a = (uint8_t)*s++;
+}
+const struct bm_io8 ns16550_mmio8 = {mmio8_read, mmio8_write, mmio8_write_rep};
+const struct bm_io8 ns16550_mmio32 = {mmio32_read, mmio32_write, mmio32_write_rep};
 
 static uint8_t rd(const struct ns16550 *u, unsigned r)
 {
@@ -68,28 +78,24 @@ void ns16550_init(struct bm_console *con)
 
 /* Waits for THRE, then fills the FIFO: one status read per 16 bytes instead of one per byte,
  * as Linux's 8250 driver does (the report's bytes are a measurable part of a deterministic
- * run's kit share). One byte per THRE without a FIFO, or before ns16550_init ran. */
+ * run's kit share), each burst in one call of the bus's write_rep where it has one (x86 port
+ * I/O: one rep outsb). One byte per THRE without a FIFO, or before ns16550_init ran. */
 void ns16550_write(struct bm_console *con, const char *s, size_t n)
 {
 	const struct ns16550 *u = UART(con);
 	unsigned burst = u->tx_burst ? u->tx_burst : 1;
-	if (u->io == &ns16550_mmio8) {
-		/* The common bus without the bus's calls. */
-		volatile uint8_t *lsr = (volatile uint8_t *)(u->base + ((uintptr_t)REG_LSR << u->reg_shift));
-		volatile uint8_t *thr = (volatile uint8_t *)u->base;
-		while (n) {
-			for (uint32_t spins = 0; !(*lsr & LSR_THRE) && spins < PUTC_SPINS; spins++)
-				;
-			for (unsigned k = n < burst ? (unsigned)n : burst; k; k--, n--)
-				*thr = (uint8_t)*s++;
-		}
-		return;
-	}
 	while (n) {
 		for (uint32_t spins = 0; !(rd(u, REG_LSR) & LSR_THRE) && spins < PUTC_SPINS; spins++)
 			;
-		for (unsigned k = n < burst ? (unsigned)n : burst; k; k--, n--)
-			wr(u, REG_THR, (uint8_t)*s++);
+		size_t k = n < burst ? n : burst;
+		if (u->io->write_rep) {
+			u->io->write_rep(u->base + ((uintptr_t)REG_THR << u->reg_shift), s, k);
+			s += k;
+		} else {
+			for (size_t i = 0; i < k; i++)
+				wr(u, REG_THR, (uint8_t)*s++);
+		}
+		n -= k;
 	}
 }
 

@@ -58,6 +58,9 @@ struct bm_kv {
 struct bm_io8 {
 	uint8_t (*read)(uintptr_t addr);
 	void (*write)(uintptr_t addr, uint8_t value);
+	/** Optional: n bytes into the one register at addr, in order (a FIFO's data register: x86's
+	 *  rep outsb, an MMIO loop without a call per byte). NULL: write() byte by byte. */
+	void (*write_rep)(uintptr_t addr, const char *s, size_t n);
 };
 
 /* Exit statuses the firmware reports (and QEMU returns). Never fail with 0. */
