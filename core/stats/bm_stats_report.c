@@ -35,29 +35,45 @@ BM_NO_LIBCALLS static void wset(uint32_t *a, uint64_t lo, uint64_t hi)
 	a[3] = (uint32_t)(hi >> 32);
 }
 
-/* r = a * b (b of nb words), truncated to WN words (r distinct from a and b). */
+/* r = a * b (b of nb words), truncated to WN words (r distinct from a and b). Over the words in
+ * use only: a report's values are mostly a few words of the 14. */
 static void wmulw(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned nb)
 {
+	unsigned na = WN;
 	wset(r, 0, 0);
-	while (nb && !b[nb - 1]) /* the words in use only: a report's values are mostly short */
+	while (nb && !b[nb - 1])
 		nb--;
-	for (unsigned i = 0; i < WN; i++) {
+	while (na && !a[na - 1])
+		na--;
+	for (unsigned i = 0; i < na; i++) {
 		uint64_t carry = 0;
-		for (unsigned j = 0; a[i] && i + j < WN && (j < nb || carry); j++) {
-			carry += (uint64_t)a[i] * (j < nb ? b[j] : 0) + r[i + j];
+		unsigned j = 0;
+		for (; j < nb && i + j < WN; j++) {
+			carry += (uint64_t)a[i] * b[j] + r[i + j];
 			r[i + j] = (uint32_t)carry;
 			carry >>= 32;
 		}
+		if (i + j < WN)
+			r[i + j] = (uint32_t)carry; /* no row before this one reached that word */
 	}
 }
 
-/* a *= m */
+/* a *= m: in place by one word where m has one (every scale a report uses but 10^12) */
 BM_NO_LIBCALLS static void wmul(uint32_t *a, uint64_t m)
 {
-	uint32_t t[WN], mw[2] = {(uint32_t)m, (uint32_t)(m >> 32)};
-	wmulw(t, a, mw, 2);
-	for (unsigned i = 0; i < WN; i++)
-		a[i] = t[i];
+	if (m >> 32) {
+		uint32_t t[WN], mw[2] = {(uint32_t)m, (uint32_t)(m >> 32)};
+		wmulw(t, a, mw, 2);
+		for (unsigned i = 0; i < WN; i++)
+			a[i] = t[i];
+		return;
+	}
+	uint64_t carry = 0;
+	for (unsigned i = 0; i < WN; i++) {
+		carry += (uint64_t)a[i] * (uint32_t)m;
+		a[i] = (uint32_t)carry;
+		carry >>= 32;
+	}
 }
 
 /* a += 1 */
@@ -176,14 +192,24 @@ void bm_st_totals(const struct bm_stats *s, struct bm_wide *s1, struct bm_wide *
 	}
 	wset(t, s->sq_lo, s->sq_mid);
 	bm_wide_add(s2->w, t, WN);
-	/* The tail's K values: sums in 128 bits and squares in 192 (K < 2^63), added once. */
+	/* The tail's K values: sums in 128 bits and squares in 192 (K < 2^63), added once; a value
+	 * below 2^32 (most are) squares in one word. */
 	struct bm_u128 t1 = {0, 0}, t2 = {0, 0};
-	uint64_t t2_top = 0;
+	uint64_t t2_top = 0, small = 0, sq_lo = 0, sq_hi = 0; /* the values below 2^32: < 2^38, < 2^70 */
 	for (unsigned j = 0; j < s->tail_len; j++) {
 		uint64_t v = bm_st_tail_at(s, j);
-		bm_u128_add64(&t1, v);
-		t2_top += bm_u128_add(&t2, bm_u128_mul64(v, v));
+		if (v >> 32 == 0) {
+			uint64_t q = (uint64_t)(uint32_t)v * (uint32_t)v;
+			small += v;
+			sq_lo += q;
+			sq_hi += sq_lo < q;
+		} else {
+			bm_u128_add64(&t1, v);
+			t2_top += bm_u128_add(&t2, bm_u128_mul64(v, v));
+		}
 	}
+	bm_u128_add64(&t1, small);
+	t2_top += bm_u128_add(&t2, u128_of(sq_lo, sq_hi));
 	wset(t, t1.lo, t1.hi);
 	bm_wide_add(s1->w, t, WN);
 	wset(t, t2.lo, t2.hi);
@@ -270,6 +296,22 @@ static void quantile_at(const struct bm_stats *s, uint64_t rank, unsigned bin, u
 	q->value_milli = sat64(m);
 }
 
+/* The first bin that can hold a histogram sample (the minimum's: the bins below it are empty),
+ * and one past the last (the tail's minimum's: no histogram sample is above it), so that the
+ * walks over the bins skip a run's empty octaves. With a histogram, the tail is full. */
+static unsigned bins_begin(const struct bm_stats *s)
+{
+	return s->top == EMPTY_TOP ? 0 : bm_st_bin_of(s->wide, s->top, s->min);
+}
+
+static unsigned bins_end(const struct bm_stats *s)
+{
+	uint64_t t = bm_st_tail_at(s, 0);
+	if (s->top == EMPTY_TOP)
+		return 0;
+	return t && bm_st_msb64(t) > s->top ? NBINS(s->wide) : bm_st_bin_of(s->wide, s->top, t) + 1u;
+}
+
 /* The histogram bins that ascending ranks fall in, in one walk over the bins (a report asks for
  * six quantiles; a walk each was most of the report's time), from the top down: the histogram is
  * anchored at its top, so a run's samples sit in its last octaves and the walk ends early. Ranks
@@ -280,6 +322,8 @@ static void bins_of_ranks(const struct bm_stats *s, const uint64_t *rank, unsign
 	unsigned p = NBINS(s->wide), j = k;
 	while (j > 0 && rank[j - 1] > hist_n)
 		bin[--j] = p - 1u;
+	if (j > 0)
+		p = bins_end(s);
 	/* Rank r is in bin p when the samples below p number fewer than r: hist_n - above < r,
 	 * with `above` counting bin p and every bin over it. */
 	while (j > 0 && p > 0) {
@@ -351,7 +395,7 @@ __attribute__((noinline)) static void tukey(const struct bm_stats *s, uint64_t d
 	wset(osum, 0, 0);
 	bool exact = true;
 	unsigned nb = s->top == EMPTY_TOP ? 0 : NBINS(s->wide);
-	for (unsigned i = bm_st_next_bin(s, 0, nb); i < nb + s->tail_len;
+	for (unsigned i = bm_st_next_bin(s, bins_begin(s), nb); i < nb + s->tail_len;
 	     i = i < nb ? bm_st_next_bin(s, i + 1, nb) : i + 1) {
 		uint64_t c = 1, lo, hi, v;
 		if (i < nb) {
@@ -444,7 +488,8 @@ static bool coarsened(const struct bm_stats *s)
 		return false;
 	if (s->wide)
 		return true;
-	return bm_st_next_bin(s, 1, 84) < 84;
+	unsigned from = bins_begin(s);
+	return from < 84 && bm_st_next_bin(s, from ? from : 1, 84) < 84;
 }
 
 BM_NO_LIBCALLS void bm_stats_report(const struct bm_stats *s, uint64_t div, struct bm_stats_report *r)
