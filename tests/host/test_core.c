@@ -108,6 +108,17 @@ static void u128_against_int128(void)
 		BM_CHECK((unsigned __int128)r * r <= to128(p));
 		BM_CHECK((unsigned __int128)(r + 1) * (r + 1) > to128(p));
 	}
+	/* The root below 2^64 (its own one-word path): edges, squares and their neighbours, random. */
+	const uint64_t roots[] = {0, 1, 2, 3, 4, 5, 8, 9, 15, 16, 17, UINT32_MAX, 1ull << 32, (1ull << 32) + 1,
+	                          0xfffffffe00000001ull, 0xfffffffe00000000ull, 0xfffffffe00000002ull,
+	                          1ull << 62, (1ull << 62) - 1, 1ull << 63, UINT64_MAX - 1, UINT64_MAX};
+	for (int i = 0; i < 20000 + (int)(sizeof roots / sizeof roots[0]); i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t v = i < (int)(sizeof roots / sizeof roots[0]) ? roots[i] : seed >> (seed & 63);
+		uint64_t r = bm_u128_isqrt(bm_u128_from64(v));
+		BM_CHECK((unsigned __int128)r * r <= v);
+		BM_CHECK((unsigned __int128)(r + 1) * (r + 1) > v);
+	}
 	/* Each division path: both halves 64-bit, a divisor under 2^32 (the report's 10^3, a clock
 	 * rate), up to 2^64, and one with a high half. */
 	const uint64_t divs[] = {1, 3, 10, 1000, 1000000000u, UINT32_MAX, 1ull << 32, 10000000000000000000ull,
