@@ -214,6 +214,42 @@ struct bm_u128 bm_u128_divmod(struct bm_u128 a, struct bm_u128 d, struct bm_u128
 			*rem = bm_u128_from64(x % v);
 		return q;
 	}
+	if (d.hi == 0) {
+		/* 2^32 <= d < 2^64 (a report's n (n-1) div^2 and the like): a.hi / d, then the 128/64
+		 * step as Hacker's Delight's divlu does it, two 32-bit quotient digits, each estimated
+		 * from the normalised divisor's top word and corrected at most twice. */
+		uint64_t v = d.lo, u1 = a.hi % v, u0 = a.lo;
+		struct bm_u128 q = {0, a.hi / v};
+		unsigned s = 0;
+		for (unsigned k = 16; k; k >>= 1)
+			if (!(v >> (64 - k))) {
+				v <<= k;
+				s += k;
+			}
+		uint64_t vn1 = v >> 32, vn0 = (uint32_t)v;
+		uint64_t un32 = s ? u1 << s | u0 >> (64 - s) : u1, un10 = u0 << s;
+		uint64_t un1 = un10 >> 32, un0 = (uint32_t)un10;
+		uint64_t q1 = un32 / vn1, rhat = un32 - q1 * vn1;
+		while (q1 >> 32 || q1 * vn0 > (rhat << 32 | un1)) {
+			q1--;
+			rhat += vn1;
+			if (rhat >> 32)
+				break;
+		}
+		uint64_t un21 = (un32 << 32 | un1) - q1 * v;
+		uint64_t q0 = un21 / vn1;
+		rhat = un21 - q0 * vn1;
+		while (q0 >> 32 || q0 * vn0 > (rhat << 32 | un0)) {
+			q0--;
+			rhat += vn1;
+			if (rhat >> 32)
+				break;
+		}
+		q.lo = q1 << 32 | q0;
+		if (rem)
+			*rem = bm_u128_from64(((un21 << 32 | un0) - q0 * v) >> s);
+		return q;
+	}
 	uint32_t aw[4], dw[4], qw[4], rw[4];
 	from128(aw, a);
 	from128(dw, d);

@@ -119,6 +119,21 @@ static void u128_against_int128(void)
 		BM_CHECK((unsigned __int128)r * r <= v);
 		BM_CHECK((unsigned __int128)(r + 1) * (r + 1) > v);
 	}
+	/* Divisors from 2^32 to 2^64 - 1 (the two-digit 128/64 path), every normalising shift, with
+	 * dividends whose quotient does and does not pass 64 bits, and the digit corrections' edges
+	 * (a divisor's low word all ones, a dividend just under a multiple). */
+	for (int i = 0; i < 64000; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t dv = (seed | 1ull << 63) >> (i % 32);
+		if (i % 7 == 0)
+			dv |= UINT32_MAX;
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		struct bm_u128 a = {seed, i & 1 ? seed * 0x9e3779b97f4a7c15ull : (seed >> 7) % dv}, rem;
+		if (i % 5 == 0)
+			a = bm_u128_mul64(dv, seed | 1), bm_u128_add64(&a, UINT64_MAX); /* q d - 1 + 2^64 */
+		struct bm_u128 q = bm_u128_divmod(a, bm_u128_from64(dv), &rem);
+		BM_CHECK(to128(q) == to128(a) / dv && to128(rem) == to128(a) % dv);
+	}
 	/* Each division path: both halves 64-bit, a divisor under 2^32 (the report's 10^3, a clock
 	 * rate), up to 2^64, and one with a high half. */
 	const uint64_t divs[] = {1, 3, 10, 1000, 1000000000u, UINT32_MAX, 1ull << 32, 10000000000000000000ull,
