@@ -1,7 +1,9 @@
 /* Unit tests for the core's small pieces: CRC-32 against zlib's check value, number
  * formatting and rounding, the JSON record writer (escaping, CRC over the line), and the
  * 128-bit arithmetic against the compiler's __int128. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bm/crc32.h"
 #include "bm/out.h"
@@ -26,6 +28,25 @@ static void fmt_numbers(void)
 	BM_CHECK_STR(b, "0");
 	bm_fmt_u64(b, UINT64_MAX);
 	BM_CHECK_STR(b, "18446744073709551615");
+	/* every length, each power of ten and its neighbours, and random values, against snprintf */
+	for (uint64_t p = 1, k = 0; k < 20; k++, p *= 10) {
+		const uint64_t vs[] = {p - 1, p, p + 1, p * 9 + (p - 1), p * 5 + 7};
+		for (unsigned j = 0; j < 5; j++) {
+			char want[32];
+			size_t n = bm_fmt_u64(b, vs[j]);
+			snprintf(want, sizeof want, "%llu", (unsigned long long)vs[j]);
+			BM_CHECK_STR(b, want);
+			BM_CHECK_EQ_U64(n, strlen(want));
+		}
+	}
+	for (uint64_t i = 0, x = 88172645463325252ull; i < 100000; i++) {
+		char want[32];
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		uint64_t v = x >> (i % 64);
+		size_t n = bm_fmt_u64(b, v);
+		snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+		BM_CHECK(strcmp(b, want) == 0 && n == strlen(want));
+	}
 	bm_fmt_hex(b, 0xcbf43926u, 8);
 	BM_CHECK_STR(b, "cbf43926");
 	bm_fmt_hex(b, 0xab, 4);
