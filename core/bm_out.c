@@ -177,15 +177,25 @@ void bm_out_hex(uint64_t v, unsigned digits)
 	bm_out_str(b);
 }
 
+/* n spaces, up to 16 per console write (a table line pads ~100 columns: a byte per call was a
+ * status poll per space). */
+static void out_spaces(size_t n)
+{
+	static const char spaces[16] = "                ";
+	for (size_t k; n; n -= k) {
+		k = n < sizeof spaces ? n : sizeof spaces;
+		bm_out_mem(spaces, k);
+	}
+}
+
 void bm_out_padded(const char *s, unsigned width, int right)
 {
 	size_t n = bm_strlen(s);
 	if (!right)
-		bm_out_str(s);
-	for (size_t i = n; i < width; i++)
-		bm_out_char(' ');
+		bm_out_mem(s, n);
+	out_spaces(n < width ? width - n : 0);
 	if (right)
-		bm_out_str(s);
+		bm_out_mem(s, n);
 }
 
 char *bm_append_str(char *p, const char *s)
