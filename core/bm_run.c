@@ -30,8 +30,46 @@ static int selected(const struct bm_config *cfg, const struct bm_bench *b)
 
 /* Benchmarks run in name order: link order depends on the compiler and its flags, and the order
  * should not. Selection by scan needs no RAM (the registry is read-only). */
+/* Whether the registry is already in that order (tools/bm-link lays it out sorted): then the next
+ * benchmark is in the next slots, found from where the last answer was, instead of a scan of
+ * every name per call. Checked once; any other layout takes the scan. */
+static int registry_sorted(void)
+{
+	static int sorted = -1;
+	if (sorted < 0) {
+		sorted = 1;
+		for (const struct bm_bench *const *q = __start_bm_bench; q + 1 < __stop_bm_bench; q++)
+			if (!bench_before(q[0], q[1]))
+				sorted = 0;
+	}
+	return sorted;
+}
+
+static const struct bm_bench *next_in_sorted(const struct bm_bench *prev, const struct bm_config *cfg)
+{
+	static const struct bm_bench *const *last;
+	const struct bm_bench *const *p = __start_bm_bench;
+	if (prev) {
+		if (!(last && last < __stop_bm_bench && *last == prev))
+			for (last = p; last < __stop_bm_bench && *last != prev; last++)
+				;
+		if (last == __stop_bm_bench)
+			return 0;
+		p = last + 1;
+	}
+	for (; p < __stop_bm_bench; p++)
+		if (selected(cfg, *p)) {
+			last = p;
+			return *p;
+		}
+	last = 0;
+	return 0;
+}
+
 const struct bm_bench *bm_bench_next(const struct bm_bench *prev, const struct bm_config *cfg)
 {
+	if (registry_sorted())
+		return next_in_sorted(prev, cfg);
 	const struct bm_bench *best = 0;
 	for (const struct bm_bench *const *p = __start_bm_bench; p < __stop_bm_bench; p++)
 		if (selected(cfg, *p) && (!prev || bench_before(prev, *p)) && (!best || bench_before(*p, best)))
