@@ -222,7 +222,7 @@ static uint32_t quarter_drift_ppm(const uint64_t *qmin, unsigned n)
 	return ppm > UINT32_MAX ? UINT32_MAX : (uint32_t)ppm;
 }
 
-/* The kit's statistics state is still guarded (two words: cheap enough for every sample). */
+/* The kit's statistics state is still guarded (two words: cheap enough before every write to it). */
 static int kit_words_intact(const struct bm_kit_state *kit)
 {
 	return kit->head == BM_KIT_GUARD_WORD && kit->tail == BM_KIT_GUARD_WORD;
@@ -232,34 +232,75 @@ static int kit_words_intact(const struct bm_kit_state *kit)
 struct samples_out {
 	uint64_t body_cycles;          /* counter cycles inside the batches, overhead included */
 	uint64_t instret_lo;           /* sum of the batches' net instructions: lo + 2^64 hi */
-	uint32_t instret_hi;           /*   (hi counts carries, at most one per sample) */
+	uint32_t instret_hi;           /*   (< 2^24: at most 10^7 samples of < 2^64 each) */
 	uint32_t below;                /* batches under the overhead (counted as 0) */
 	uint64_t qmin[4];              /* the smallest batch of each quarter of the samples */
 };
 
+/* r more samples whose batch read exactly d, accounted at once: the sums (the body's cycles mod
+ * 2^64, as one sample at a time adds them), the overhead test, the quarter's minimum, the
+ * statistics in one bm_stats_add_n. Returns -1, having written nothing, when the kit state's
+ * guard words are gone. */
+static __attribute__((noinline)) int add_repeats(const struct bm_delta *d, uint32_t r, uint64_t oh_cycles,
+                                                 uint64_t oh_instret, struct bm_kit_state *kit,
+                                                 struct samples_out *out, uint64_t *body, uint64_t *ins_lo,
+                                                 uint64_t *qmin)
+{
+	if (!kit_words_intact(kit))
+		return -1;
+	*body += d->cycles * r;
+	uint64_t c = d->cycles - oh_cycles, ins = d->instret - oh_instret;
+	if (d->cycles < oh_cycles) {
+		c = 0;
+		out->below += r;
+	}
+	if (d->instret < oh_instret)
+		ins = 0;
+	struct bm_u128 p = bm_u128_mul64(ins, r); /* < 2^96 */
+	*ins_lo += p.lo;
+	out->instret_hi += (uint32_t)p.hi + (*ins_lo < p.lo);
+	*qmin = c < *qmin ? c : *qmin;
+	bm_stats_add_n(&kit->stats, c, r);
+	return 0;
+}
+
 /* n timed samples: the one loop of the kit that runs once per sample. What changes every sample
  * is in locals; the batch function is an opaque call, so each of them needs a register the call
  * preserves, and what changes rarely (a batch under the overhead, a carry) is updated in *out
- * instead of taking one. A sample equal to the one before is counted, not inserted: the run goes
- * into the statistics in one bm_stats_add_n when it ends (the state is the same, and on a
- * deterministic core every sample of a benchmark is the same number). Returns the smallest
- * sample; stops with *fail set as soon as the kit state's guard words are written over (nothing
- * more may be written through it). */
+ * instead of taking one. A sample whose counters read exactly as the one before (on a
+ * deterministic core, every sample of a benchmark) is only counted: the run is accounted in one
+ * go when it ends (the statistics' state is the one single inserts leave). Returns the smallest
+ * sample; stops with *fail set as soon as the kit state's guard words are seen written over,
+ * which is before anything more is written through it. */
 static __attribute__((noinline)) uint64_t take_some(void (*batch)(uint32_t, struct bm_delta *), uint32_t iters,
                                                    uint32_t n, uint64_t oh_cycles, uint64_t oh_instret,
                                                    struct bm_kit_state *kit, struct samples_out *out, int *fail)
 {
 	uint64_t body = out->body_cycles, ins_lo = out->instret_lo, qmin = UINT64_MAX;
-	uint64_t last = UINT64_MAX; /* the value of the run (UINT64_MAX: none yet; a sample of that */
-	uint32_t repeats = 0;       /* value counts as a repeat, which is right too) and how many of
-	                             * it are not inserted yet */
+	/* The run: the counters of its first sample (accounted), and how many since read the same.
+	 * No first yet reads as UINT64_MAX twice; a sample that does is a repeat, and accounting it
+	 * from these values is right too. */
+	struct bm_delta last = {UINT64_MAX, UINT64_MAX};
+	uint32_t repeats = 0;
 	for (; n; n--) {
 		struct bm_delta d;
 		batch(iters, &d);
+		if (d.cycles == last.cycles && d.instret == last.instret) {
+			repeats++;
+			continue;
+		}
+		if (__builtin_expect(repeats != 0, 0)) {
+			if (add_repeats(&last, repeats, oh_cycles, oh_instret, kit, out, &body, &ins_lo, &qmin) != 0) {
+				*fail = 1;
+				break;
+			}
+			repeats = 0;
+		}
 		if (!kit_words_intact(kit)) {
 			*fail = 1;
 			break;
 		}
+		last = d;
 		body += d.cycles;
 		uint64_t c = d.cycles - oh_cycles;
 		if (__builtin_expect(d.cycles < oh_cycles, 0)) {
@@ -272,20 +313,11 @@ static __attribute__((noinline)) uint64_t take_some(void (*batch)(uint32_t, stru
 		ins_lo += ins;
 		if (__builtin_expect(ins_lo < ins, 0))
 			out->instret_hi++;
-		if (c == last) { /* (and qmin has seen it) */
-			repeats++;
-			continue;
-		}
 		qmin = c < qmin ? c : qmin;
-		if (__builtin_expect(repeats != 0, 0)) {
-			bm_stats_add_n(&kit->stats, last, repeats);
-			repeats = 0;
-		}
-		last = c;
 		bm_stats_add(&kit->stats, c);
 	}
-	if (repeats && !*fail)
-		bm_stats_add_n(&kit->stats, last, repeats);
+	if (repeats && !*fail && add_repeats(&last, repeats, oh_cycles, oh_instret, kit, out, &body, &ins_lo, &qmin) != 0)
+		*fail = 1;
 	out->body_cycles = body;
 	out->instret_lo = ins_lo;
 	return qmin;
