@@ -62,6 +62,7 @@ def add_arguments(p):
     p.add_argument("--check", action="store_true", help="judge the records and require a passing run")
     p.add_argument("--expect-status", type=int, default=None, help="require this guest status")
     p.add_argument("--expect-text", action="append", default=[], help="require this text on the console")
+    p.add_argument("--reject-text", action="append", default=[], help="fail when this text is on the console")
     p.add_argument("--expect", action="append", default=[], type=expectation, metavar="NAME=STATUS",
                    help="benchmark NAME must end with STATUS (trap, timeout, fail, ...); repeatable")
     p.add_argument("--allow-fail", action="store_true", help="benchmarks not named by --expect may fail")
@@ -161,6 +162,7 @@ def judge(lg, args, status, text):
     for t in args.expect_text:
         if t not in text:
             errs.append(f"console lacks the text {t!r}")
+    errs += [f"console has the text {t!r}" for t in args.reject_text if t in text]
     return errs
 
 
@@ -232,6 +234,7 @@ def main(args):
         errs = judge(lg, args, status, text) if checking else []
         if not checking:
             errs += [f"console lacks the text {t!r}" for t in args.expect_text if t not in text]
+            errs += [f"console has the text {t!r}" for t in args.reject_text if t in text]
         if args.expect_status is not None and status != args.expect_status:
             errs.append(f"guest exit status {status}, expected {args.expect_status}")
         if errs:
