@@ -335,7 +335,7 @@ void bm_st_add_slow(struct bm_stats *s, uint64_t v)
 		s->fast_span += s->fast_lo - v;
 		s->fast_lo = v;
 		s->min = v;
-		hist_fast_call(s, v);
+		bm_st_hist_fast(s, v);
 		return;
 	}
 	if (v == 0 && s->tail_len == K && s->top != EMPTY_TOP) {
