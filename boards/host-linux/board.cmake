@@ -6,7 +6,7 @@ set(BM_HOSTED ON)
 # Functions and loop heads on 64-byte lines: on a desktop core a small loop that straddles two lines
 # can run at half speed, so where each benchmark's loop happened to land decided its figures
 # build by build (they are in the meta record's cflags).
-set(BM_CPU_FLAGS -falign-functions=64)
+set(BM_CPU_FLAGS -falign-functions=64 -falign-loops=64)
 set(BM_BOARD_SOURCES board.c cli.c perf.c main.c)
 set(BM_BOARD_LIBS m)
 # The runner starts the program itself and takes its exit status as the guest's.
