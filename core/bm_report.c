@@ -469,8 +469,9 @@ void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int 
 			           "figure rests on the overhead subtraction");
 		if (drift_seen)
 			bm_out_str("; ok~ = UNSTABLE: the fastest batch of one quarter of the samples differs from "
-			           "another's by more than 5% (the machine's speed changed during the benchmark: "
-			           "its figures mix two states)");
+			           "another's by more than 5% (the machine's speed changed during the benchmark, "
+			           "or the benchmark's own cost changes from sample to sample: its figures mix "
+			           "two states)");
 		bm_out_str(")\n");
 		if (run->clk.cycle_hz) {
 			bm_out_str("clock: ");

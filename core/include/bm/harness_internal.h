@@ -71,7 +71,8 @@ struct bm_bench_result {
 	struct bm_stats_report rep; /* statistics of cycles per iteration */
 };
 
-/* Drift past this (5%) makes a result `unstable`: the machine's speed changed while it ran. */
+/* Drift past this (5%) makes a result `unstable`: the machine's speed changed while it ran, or
+ * the workload's own cost did (under deterministic QEMU only the latter). */
 #define BM_DRIFT_UNSTABLE_PPM 50000u
 
 /* A median batch (before subtraction) shorter than this many read overheads leans on the
