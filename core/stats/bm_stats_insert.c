@@ -37,7 +37,7 @@ void bm_st_fast_reset(struct bm_stats *s)
 		return; /* every histogram sample is 2^32 or more */
 	s->fast_lo = lo;
 	s->fast_span = gate - lo;
-	s->cap = cap - 1;
+	s->cap = (uint32_t)(cap - 1);
 	s->fast_row = &bm_st_depth[64u * s->wide + 63u - top];
 }
 
@@ -86,7 +86,7 @@ __attribute__((noinline)) static uint64_t tail_replace(struct bm_stats *s, uint6
 			t[j] = t[p];
 			j = p;
 		}
-		s->tail_h = (uint8_t)m;
+		s->tail_h = (uint32_t)m;
 	} else {
 		for (p = (m + 1u) & KM; t[p] < v; p = (p + 1u) & KM) {
 			t[j] = t[p];
@@ -119,7 +119,7 @@ static int tail_offer(struct bm_stats *s, uint64_t v, uint64_t *out)
 		h = (h + 1u) & KM;
 		*out = s->tail[h];
 		s->tail[h] = v;
-		s->tail_h = (uint8_t)h;
+		s->tail_h = (uint32_t)h;
 	} else {
 		*out = tail_replace(s, v);
 	}
@@ -317,7 +317,7 @@ void bm_st_add_slow(struct bm_stats *s, uint64_t v)
 		h = (h + 1u) & KM;
 		uint64_t out = s->tail[h];
 		s->tail[h] = v;
-		s->tail_h = (uint8_t)h;
+		s->tail_h = (uint32_t)h;
 		/* out was the tail's minimum: >= every histogram sample, so in the top octave or
 		 * above; 1 <= out < 2^32, 2^(top+1) (never while the window is closed) */
 		if (out - 1 < s->cap)
