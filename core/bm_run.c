@@ -28,11 +28,9 @@ static int selected(const struct bm_config *cfg, const struct bm_bench *b)
 	return !cfg || !cfg->select || cfg->select(b->name, cfg->select_ctx);
 }
 
-/* Benchmarks run in name order: link order depends on the compiler and its flags, and the order
- * should not. Selection by scan needs no RAM (the registry is read-only). */
-/* Whether the registry is already in that order (tools/bm-link lays it out sorted): then the next
+/* Whether the registry is already in name order (tools/bm-link lays it out sorted): then the next
  * benchmark is in the next slots, found from where the last answer was, instead of a scan of
- * every name per call. Checked once; any other layout takes the scan. */
+ * every name per call. Checked once; any other layout takes bm_bench_next's scan. */
 static int registry_sorted(void)
 {
 	static int sorted = -1;
@@ -66,6 +64,8 @@ static const struct bm_bench *next_in_sorted(const struct bm_bench *prev, const 
 	return 0;
 }
 
+/* Benchmarks run in name order: link order depends on the compiler and its flags, and the order
+ * should not. Selection by scan needs no RAM (the registry is read-only). */
 const struct bm_bench *bm_bench_next(const struct bm_bench *prev, const struct bm_config *cfg)
 {
 	if (registry_sorted())
