@@ -75,6 +75,12 @@ def test_runs_identical_and_differing(tmp_path):
     assert run("--log", save, "--zero", "crc32").returncode == 125
     assert run("--log", save, "--require", "nope").returncode == 125
     assert run("--log", save, "--expect-text", "not there").returncode == 125
+    assert run("--log", save, "--reject-text", "not there").returncode == 0
+    p = run("--log", save, "--reject-text", "PASS")
+    assert p.returncode == 125 and "console has the text 'PASS'" in p.stderr
+    for opt in ("--expect-text", "--reject-text"):  # "" is on every console: refused, not judged
+        p = run("--log", save, opt, "")
+        assert p.returncode == 2 and "empty text" in p.stderr
 
 
 def test_reset_during_run_is_broken():

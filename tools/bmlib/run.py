@@ -47,6 +47,12 @@ def count(text):
     return v
 
 
+def console_text(text):
+    if not text:
+        raise argparse.ArgumentTypeError("an empty text is on every console: give the text to look for")
+    return text
+
+
 def expectation(text):
     name, sep, status = text.partition("=")
     if not sep or not name or status not in rules.STATUSES:
@@ -61,8 +67,10 @@ def add_arguments(p):
     p.add_argument("--package", default="", help="Debian package that provides the emulator (for the error message)")
     p.add_argument("--check", action="store_true", help="judge the records and require a passing run")
     p.add_argument("--expect-status", type=int, default=None, help="require this guest status")
-    p.add_argument("--expect-text", action="append", default=[], help="require this text on the console")
-    p.add_argument("--reject-text", action="append", default=[], help="fail when this text is on the console")
+    p.add_argument("--expect-text", action="append", default=[], type=console_text,
+                   help="require this text on the console")
+    p.add_argument("--reject-text", action="append", default=[], type=console_text,
+                   help="fail when this text is on the console")
     p.add_argument("--expect", action="append", default=[], type=expectation, metavar="NAME=STATUS",
                    help="benchmark NAME must end with STATUS (trap, timeout, fail, ...); repeatable")
     p.add_argument("--allow-fail", action="store_true", help="benchmarks not named by --expect may fail")
