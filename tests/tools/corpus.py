@@ -3,85 +3,23 @@ draws itself (so every figure, hist bin and CRC is known), and derives from them
 damaged logs, each with the verdict bm check must give. Run it to write the corpus to a folder:
     /usr/bin/python3 tests/tools/corpus.py OUTDIR"""
 import json
-import math
 import os
 import random
 import sys
-from decimal import ROUND_HALF_UP, Decimal, localcontext
+from decimal import Decimal
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from bmlib import derive  # noqa: E402
 from bmlib.records import crc_hex, dump  # noqa: E402
 
-K = 64          # exact tail of the statistics core
-MILLI = Decimal("0.001")
 STATUSES = ("ok", "fail", "trap", "timeout", "stack_overflow", "scratch_overrun")
 
 
-def dec(x) -> Decimal:
-    with localcontext() as c:
-        c.prec = 80
-        return Decimal(x).quantize(MILLI, rounding=ROUND_HALF_UP)
-
-
-def _edge(e, k):
-    return (1 << (e + 1)) if k == 46 else int(math.ceil((1 << e) * 2 ** (k / 46)))
-
-
-def bin_of(v):
-    """The writer's own histogram grid (46 geometric bins per octave above 512, exact below):
-    any ascending, disjoint grid satisfies the format; this one looks like the firmware's."""
-    if v < 512:
-        return (v, v)
-    e = v.bit_length() - 1
-    k = min(45, int(46 * math.log2(v / (1 << e))))
-    while k > 0 and v < _edge(e, k):
-        k -= 1
-    while k < 45 and v >= _edge(e, k + 1):
-        k += 1
-    return (_edge(e, k), _edge(e, k + 1) - 1)
-
-
-def hist_of(raw):
-    """bins and tail for raw samples: the K largest exactly, the rest in bins."""
-    s = sorted(raw)
-    body, tail = s[:-K] if len(s) > K else [], s[-K:]
-    bins = {}
-    for v in body:
-        b = bin_of(v)
-        bins[b] = bins.get(b, 0) + 1
-    return [[lo, hi, c] for (lo, hi), c in sorted(bins.items())], tail
-
-
 def figures(raw, iters):
-    """The result record's figures for raw batch values (nearest-rank, exact moments)."""
-    s = sorted(raw)
-    n = len(s)
-
-    def q(num, den):
-        return s[max(1, -(-num * n // den)) - 1]
-    with localcontext() as c:
-        c.prec = 80
-        per = [Decimal(v) / iters for v in s]
-        mean = sum(per) / n
-        var = sum((x - mean) ** 2 for x in per) / (n - 1) if n > 1 else Decimal(0)
-        sd = var.sqrt()
-        q1, q3 = Decimal(q(1, 4)) / iters, Decimal(q(3, 4)) / iters
-        lo, hi = max(Decimal(0), q1 - Decimal("1.5") * (q3 - q1)), q3 + Decimal("1.5") * (q3 - q1)
-        inside = [x for x in per if lo <= x <= hi]
-        out = {
-            "unit": None, "iters": iters, "n": n,
-            "min": dec(per[0]), "p50": dec(Decimal(q(1, 2)) / iters), "p90": dec(Decimal(q(9, 10)) / iters),
-            "p99": dec(Decimal(q(99, 100)) / iters), "p999": dec(Decimal(q(999, 1000)) / iters),
-            "max": dec(per[-1]), "mean": dec(mean), "stddev": dec(sd),
-            "cv_ppm": int((sd / mean * 1000000).to_integral_value()) if mean else 0,
-            "ci95": dec(Decimal("1.96") * sd / Decimal(n).sqrt()),
-            "bound_ppm": {"p50": 0, "p90": 0, "p99": 0, "p999": 0},
-            "tukey": {"lo": dec(lo), "hi": dec(hi), "out_lo": sum(1 for x in per if x < lo),
-                      "out_hi": sum(1 for x in per if x > hi),
-                      "mean": dec(sum(inside) / len(inside)) if inside else dec(mean)},
-            "flags": {"coarsened": False, "saturated": False},
-            "bins_per_octave": 46,
-        }
+    """The result record's statistics for raw batch values, as the firmware's report computes
+    them from its state (bmlib.derive; tests/tools/test_derive.py holds it to the C)."""
+    out = derive.Hist(derive.hist_from_samples(raw, iters)).result()
+    out["unit"], out["iters"] = None, iters
     return out
 
 
@@ -150,11 +88,9 @@ def write_log(benches, samples=None, built_for="qemu-icount", hist=True, human=T
         lines.append(dump(r))
         if hist and b.status == "ok":
             seq += 1
-            bins, tail = hist_of(b.raw)
-            lines.append(dump({"type": "hist", "format": 2, "seq": seq, "name": b.name,
-                               "unit": m["cycle_unit"], "div": b.iters, "n": len(b.raw),
-                               "min": min(b.raw), "max": max(b.raw), "sum": sum(b.raw),
-                               "bins_per_octave": 46, "bins": bins, "tail": tail}))
+            h = {"type": "hist", "format": 2, "seq": seq, "name": b.name, "unit": m["cycle_unit"]}
+            h.update(derive.hist_from_samples(b.raw, b.iters))
+            lines.append(dump(h))
     if human:
         lines += ["", "benchmark               status    iters     n      min      p50      p99"]
         for b in benches:
@@ -294,6 +230,19 @@ def value_edits():
         ("hist-sum", "hist", lambda d: d.update(n=d["n"] + 1)),
         ("tail-below", "hist", lambda d: d.update(tail=[0] + d["tail"][1:]) if d["bins"] else d.update(max=d["max"] + 7)),
         ("hist-min", "hist", lambda d: d.update(sum=d["sum"] * 3 + 1)),
+        # Well-formed, in order, and still impossible: the hist record says otherwise.
+        ("stddev-not-hist", "result", lambda d: d.update(stddev=d["stddev"] + 5000)),
+        ("p50-not-hist", "result", lambda d: d.update(p50=d["p90"]) if d["p50"] != d["p90"] else d.update(p50=d["p50"] - Decimal("0.001"), min=Decimal(0))),
+        ("bound-not-hist", "result", sub("bound_ppm", "p99", 123)),
+        ("tukey-not-hist", "result", sub("tukey", "out_lo", 1)),
+        ("cv-not-hist", "result", lambda d: d.update(cv_ppm=d["cv_ppm"] + 1)),
+        ("flags-not-hist", "result", sub("flags", "saturated", True)),
+        ("ns-not-p50", "result", lambda d: d.update(p50_ns=d["p50_ns"] + 1)),
+        ("sum-not-bins", "hist", lambda d: d.update(sum=d["sum"] + d["n"] * (d["max"] - d["min"]) // 2 + 1) if d["max"] > d["min"] else d.update(sumsq=d["sumsq"] + 1)),
+        ("sumsq-missing", "hist", lambda d: d.pop("sumsq")),
+        ("sumsq-low", "hist", lambda d: d.update(sumsq=d["sum"] * d["sum"] // d["n"] - 1)),
+        ("bin-not-layout", "hist", lambda d: d.update(bins=[[d["bins"][0][0] + 1] + d["bins"][0][1:]] + d["bins"][1:]) if d["bins"] else d.update(topk=3)),
+        ("bpo-not-n", "hist", setk("bins_per_octave", 23)),
         ("meta-benchmarks", "meta", lambda d: d.update(benchmarks=d["benchmarks"] + 1)),
         ("meta-samples", "meta", lambda d: d.update(samples=d["samples"] + 1)),
         ("meta-unit", "meta", setk("cycle_unit", "cntvct_ticks")),
@@ -379,14 +328,21 @@ def corpus(seed=12):
                 t = "trapresult" if d["status"] == "trap" else "failresult"
             by_type.setdefault(t, []).append(i)
         for name, typ, edit in value_edits():
-            if typ not in by_type:
-                continue
+            if typ not in by_type or (name.endswith("-not-hist") and "hist" not in by_type):
+                continue   # (only a hist record tells those figures wrong)
             i = rng.choice(by_type[typ])
             bad = list(lines)
             bad[i] = resign(lines[i], edit)
             if bad[i] == lines[i]:
                 continue
             out.append((f"{bname}/value-{name}@{i}", text(bad), _VALUE_KINDS.get(name, ["value"])))
+        # One benchmark's records renamed to another's: a name runs once per boot.
+        starts = [i for i in recs if json.loads(lines[i], parse_float=Decimal)["type"] == "start"]
+        if len(starts) > 1:
+            first, second = (json.loads(lines[i], parse_float=Decimal)["name"] for i in starts[:2])
+            renamed = [resign(l, lambda d: d.update(name=first)) if l.startswith("{") and
+                       json.loads(l, parse_float=Decimal).get("name") == second else l for l in lines]
+            out.append((f"{bname}/same-name-twice", text(renamed), ["value"]))
     out.append(("empty", b"", ["empty"]))
     out.append(("human-only", b"baremark 0.2.0\n[1/1] x ...\n", ["empty"]))
     return out

@@ -50,12 +50,15 @@ def test_ten_percent_shift_is_significant(write):
 
 def test_several_runs_per_side(write):
     a = [write(f"a{i}.log", corpus.hosted_runs(1.0, seed=10 + i)) for i in range(5)]
-    b = [write(f"b{i}.log", corpus.hosted_runs(1.03, seed=20 + i)) for i in range(5)]
+    # Each run's p50 is a histogram bin's representative (bins ~1.5% wide here, as the
+    # firmware's): runs can share a bin, and with ties the rank test is not the exact one
+    # (its smallest p, 2/252), so the sides are 6% apart and p is only asked to be small.
+    b = [write(f"b{i}.log", corpus.hosted_runs(1.06, seed=20 + i)) for i in range(5)]
     p = bm("compare", "-a", *a, "-b", *b, "--format", "json")
     r = rows(p)
     x = r[("crc32", "p50")]
     assert x["test"] == "mann-whitney U (runs)" and x["runs_a"] == 5 and x["verdict"] == "slower"
-    assert abs(x["p"] - 2 / 252) < 1e-9
+    assert x["p"] < 0.015
     same = bm("compare", "-a", *a[:3], "-b", *a[3:], "--format", "json")
     assert {x["verdict"] for x in rows(same).values()} == {"~"}
     assert "smallest p-value" in same.stderr          # 3 vs 2 runs can never be significant

@@ -107,14 +107,23 @@ def test_rules_on_hand_made_result():
 
 
 def test_rules_on_hand_made_hist():
-    h = {"name": "x", "unit": "cycles", "div": 2, "n": 5, "min": 10, "max": 40, "sum": 110,
-         "bins_per_octave": 46, "bins": [[10, 10, 1], [20, 21, 2]], "tail": [30, 40]}
+    # five samples 10, 20, 21, 30, 40 with a tail of two (topk 2): bins of the layout whose
+    # top octave is 20's (4): [10, 10] and [20, 20], [21, 21] at that resolution
+    h = {"name": "x", "unit": "cycles", "div": 2, "n": 5, "min": 10, "max": 40, "sum": 121, "sumsq": 3441,
+         "bins_per_octave": 46, "saturated": {"sum": False, "bins": False},
+         "bins": [[10, 10, 1], [20, 20, 1], [21, 21, 1]], "tail": [30, 40]}
     assert rules.check_hist(h) == []
+    assert "sum = 120 is not what its bins" in rules.check_hist(dict(h, sum=120))[0]
+    assert "sumsq = 3440 is not what its bins" in rules.check_hist(dict(h, sumsq=3440))[0]
+    assert "not a bin of the layout" in rules.check_hist(dict(h, bins=[[10, 10, 1], [20, 21, 2]]))[0]
+    assert "bins_per_octave = 23 but n = 5 gives 46" in rules.check_hist(dict(h, bins_per_octave=23))[0]
+    assert rules.check_hist({k: v for k, v in h.items() if k != "saturated"}) == ["saturated is missing"]
     assert rules.check_hist(dict(h, n=6)) == ["bins and tail hold 5 samples but n = 6"]
-    assert "overlaps" in rules.check_hist(dict(h, bins=[[10, 20, 1], [20, 21, 2]]))[0]
+    assert "overlaps" in rules.check_hist(dict(h, bins=[[10, 20, 1], [20, 21, 2], [21, 21, 1]]))[0]
     assert "below the last bin" in rules.check_hist(dict(h, tail=[15, 40]))[0]
     assert "max = 41" in rules.check_hist(dict(h, max=41))[0]
-    assert "the tail holds 2 values" in rules.check_hist(dict(h, topk=3))[0]
+    assert "the tail holds 2 values" in rules.check_hist(dict(h, topk=4))[0]
+    assert "power of two" in rules.check_hist(dict(h, topk=3))[0]
     assert rules.check_hist(dict(h, topk=2)) == []
 
 

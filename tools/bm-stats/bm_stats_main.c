@@ -1,7 +1,7 @@
 /* bm-stats: summary statistics with the firmware's own statistics core and record writer
  * (identical numbers and keys), from plain numbers or from the firmware's hist records.
  *
- *   bm-stats [--format json|human|both] [--div N] [--name NAME] [FILE...]
+ *   bm-stats [--format json|human|both] [--div N] [--name NAME] [--with-hist] [FILE...]
  *   bm-stats --hist [--bench NAME] [--format json|human|both] LOG...
  *
  * Numbers: one unsigned decimal integer (0 .. 2^64-1) per line; spaces, tabs and a CR around
@@ -11,6 +11,8 @@
  * all runs of a benchmark are rebuilt and merged with the core's merge, one result record per
  * benchmark (or only --bench NAME). A damaged or inconsistent hist record is refused, naming
  * the file and line.
+ * --with-hist: after each result record, the state's hist record (docs/records.md), as the
+ * firmware prints it: your own numbers, in a form bm compare, bm plot and bm check read.
  * Nothing is printed unless every input was valid. Exit: 0 ok, 1 bad input, 2 bad usage,
  * 3 the output could not be written (e.g. a full disk). */
 #define _GNU_SOURCE
@@ -45,7 +47,7 @@ static struct bm_stats stats;
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: bm-stats [--format json|human|both] [--div N] [--name NAME] [FILE...]\n"
+	fprintf(f, "usage: bm-stats [--format json|human|both] [--div N] [--name NAME] [--with-hist] [FILE...]\n"
 	           "       bm-stats --hist [--bench NAME] [--format json|human|both] LOG...\n"
 	           "  Reads unsigned decimal integers (0 .. 18446744073709551615), one per line, from the\n"
 	           "  FILEs (together one sample set) or stdin, and prints their statistics.\n"
@@ -57,6 +59,7 @@ static void usage(FILE *f)
 	           "  --div N   divide every value by N (samples are totals of N iterations); default 1\n"
 	           "            (hist records carry their own)\n"
 	           "  --name S  the record's name (default: the file name, or \"stdin\")\n"
+	           "  --with-hist  after each result record, the state's hist record (not with --format human)\n"
 	           "  Blank lines are skipped; spaces, tabs and CR around a number are allowed.\n"
 	           "  Exit status: 0 ok, 1 bad input, 2 bad usage, 3 the output could not be written.\n");
 }
@@ -294,6 +297,8 @@ static void human(const char *name, const struct bm_stats_report *r, uint64_t ru
 		printf("  note: a counter saturated (more than 2^32 samples in one bin, or 2^63 samples)\n");
 }
 
+static int with_hist;
+
 static void emit(const char *format, const char *name, const char *unit, const struct bm_stats *st, uint64_t div,
                  int iters, uint64_t runs)
 {
@@ -311,6 +316,14 @@ static void emit(const char *format, const char *name, const char *unit, const s
 			bm_rec_u64(&r, "iters", div);
 		bm_stats_record_fields(&r, &rep);
 		bm_rec_end(&r);
+		if (with_hist) { /* the firmware's hist record: name, unit, div, then the state */
+			bm_rec_begin(&r, "hist");
+			bm_rec_str(&r, "name", name);
+			bm_rec_str(&r, "unit", unit);
+			bm_rec_u64(&r, "div", div);
+			bm_stats_hist_fields(&r, st);
+			bm_rec_end(&r);
+		}
 	}
 }
 
@@ -348,6 +361,8 @@ int main(int argc, char **argv)
 			return finish_output();
 		} else if (!strcmp(a, "--hist")) {
 			hist = 1;
+		} else if (!strcmp(a, "--with-hist")) {
+			with_hist = 1;
 		} else if (!strcmp(a, "--format") || !strcmp(a, "--div") || !strcmp(a, "--name") || !strcmp(a, "--bench")) {
 			if (i + 1 >= argc) {
 				rc = usage_error("%s needs a value", a);
@@ -379,6 +394,8 @@ int main(int argc, char **argv)
 	}
 	if (!rc && hist && (div_given || name))
 		rc = usage_error("%s: hist records carry their own div and names", div_given ? "--div" : "--name");
+	if (!rc && with_hist && !strcmp(format, "human"))
+		rc = usage_error("%s: a hist record is a record (use --format json or both)", "--with-hist");
 	if (!rc && only && !hist)
 		rc = usage_error("%s needs --hist", "--bench");
 	if (!rc && hist && nfiles == 0)

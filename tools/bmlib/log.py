@@ -3,9 +3,7 @@ starts one), finds lost, repeated and displaced records, applies rules.py and th
 between records, and names each problem once. Also loads logs as runs for report/compare/plot."""
 import os
 from dataclasses import dataclass, field
-from decimal import Decimal, localcontext
-
-from . import FORMAT, records, rules
+from . import FORMAT, derive, records, rules
 
 
 class UsageError(Exception):
@@ -403,6 +401,19 @@ class _Boot:
                      f"{_plural(len(after_end), 'record')} ({_span(a.seq, after_end[-1].seq)}) follow it")
         if bt.end is None and bt.benches and bt.benches[-1].result is None and bt.benches[-1].start is not None:
             bt.running = bt.benches[-1]
+        # The registry holds each name once (a name defined twice does not link), so one boot
+        # runs each benchmark once: a second one is an edited log, or two benchmarks merged.
+        # (Starts only: a lost record splits one benchmark's records, which is said already.)
+        first = {}
+        for b in bt.benches:
+            rec = b.start
+            if rec is None or not isinstance(rec.name, str):
+                continue
+            if b.name in first:
+                self.bench_say(b, rec, f"{rec.type}: {b.name} already ran in this boot (line "
+                                       f"{first[b.name]}): each benchmark runs once per boot")
+            else:
+                first[b.name] = rec.line
         self.counts()
         self.emit()
 
@@ -421,18 +432,15 @@ class _Boot:
             if h.get(hk) != r.get(rk):
                 self.bench_say(bench, bench.hist, f"hist: {hk} = {rules.show(h.get(hk))} but the result's "
                                                   f"{rk} = {rules.show(r.get(rk))}")
-        div, n = h.get("div"), h.get("n")
-        if not (isinstance(div, int) and div >= 1 and isinstance(n, int) and n >= 1):
+        if h.get("n") != r.get("n") or h.get("div") != r.get("iters"):
             return
-        half = Decimal("0.0005")
-        with localcontext() as ctx:
-            ctx.prec = 80   # exact enough for 128-bit sums over any n
-            for key, exact in (("min", Decimal(h["min"]) / div), ("max", Decimal(h["max"]) / div),
-                               ("mean", Decimal(h["sum"]) / (n * div))):
-                v = r.get(key)
-                if isinstance(v, Decimal) and v.is_finite() and abs(v - exact) > half:
-                    self.bench_say(bench, bench.hist, f"result {key} = {rules.show(v)} but the hist gives "
-                                                      f"{exact.quantize(Decimal('0.001'))}")
+        # Every statistics figure of the result, recomputed from the distribution it came from
+        # with the firmware's own formulas: a result its hist does not give is refused.
+        diff = derive.differences(r, derive.Hist(h))
+        if diff:
+            shown = ", ".join(f"{k} = {rules.show(g)} (the hist gives {rules.show(e)})" for k, g, e in diff[:4])
+            self.bench_say(bench, bench.result, f"result: figures its hist record does not give: {shown}"
+                                                f"{f' and {len(diff) - 4} more' if len(diff) > 4 else ''}")
 
     def counts(self):
         """Benchmark counts (meta, starts, results, end) in one message; the end's status

@@ -3,6 +3,7 @@ ranges, enumerations, and the relations inside a record (quantile order, counts,
 Relations between records (names, meta, totals) are checked in log.py."""
 from decimal import Decimal
 
+from . import derive, layout
 from .records import DEC_MAX, U64_MAX, NonFinite
 
 STATUSES = ("ok", "fail", "trap", "timeout", "stack_overflow", "scratch_overrun")
@@ -244,6 +245,8 @@ def check_result(d: dict) -> list:
     for k in ("ops_per_s", "core_per_tick_ppm", "bytes", "expect_insns"):
         f.int(k, required=False)
     f.str("cflags", required=False)
+    if not f.errs:
+        f.errs += derive.ns_problems(d)
     return f.errs
 
 
@@ -255,8 +258,19 @@ def check_hist(d: dict) -> list:
     n = f.int("n", lo=1)
     lo, hi = f.int("min"), f.int("max")
     total = f.int("sum", hi=float("inf"))
-    f.int("bins_per_octave", choices=(46, 23))
+    f.int("sumsq", hi=float("inf"))
+    bpo = f.int("bins_per_octave", choices=(46, 23))
+    if bpo is not None and n is not None and bpo != layout.bins_per_octave(n):
+        f.errs.append(f"bins_per_octave = {bpo} but n = {n} gives {layout.bins_per_octave(n)} "
+                      f"(46 up to {layout.U16_MAX_N} samples, 23 above)")
     topk = f.int("topk", required=False, lo=1, hi=128)
+    if topk is not None and topk & (topk - 1):
+        f.errs.append(f"topk = {topk}: must be a power of two")
+    sat = f.obj_("saturated")
+    if sat is not None:
+        sat.bool("sum")
+        sat.bool("bins")
+        f.errs += sat.errs
     bins, tail = d.get("bins"), d.get("tail")
     ok_bins = isinstance(bins, list) and all(
         isinstance(b, list) and len(b) == 3 and all(isinstance(x, int) and not isinstance(x, bool)
@@ -300,6 +314,8 @@ def check_hist(d: dict) -> list:
             f.errs.append(f"min = {lo} but the smallest sample (tail) is {tail[0]}")
         if total is not None and n is not None and not n * lo <= total <= n * hi:
             f.errs.append(f"sum = {total} is not within n x min .. n x max")
+    if not f.errs:
+        f.errs += derive.Hist(d).problems()
     return f.errs
 
 

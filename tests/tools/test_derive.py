@@ -1,0 +1,124 @@
+"""bmlib.derive and bmlib.layout against the C they mirror: bm-stats (the firmware's statistics
+core and record writer on the host, BM_STATS) turns sample sets of every shape into a result and
+a hist record; the Python must rebuild that hist from the same samples, byte for byte, and give
+every figure of that result from the hist, or bm check would refuse (or pass) the wrong records."""
+import os
+import random
+import subprocess
+
+import pytest
+
+from bmlib import derive, layout, records, rules
+
+BM_STATS = os.environ.get("BM_STATS")
+needs_c = pytest.mark.skipif(not BM_STATS, reason="BM_STATS (the bm-stats binary) not set: run through ctest")
+
+
+def c_records(raw, div):
+    args = [BM_STATS, "--format", "json", "--with-hist", "--name", "x"]
+    if div != 1:
+        args += ["--div", str(div)]
+    p = subprocess.run(args, input="".join(f"{v}\n" for v in raw), capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    recs = [records.loads(line[:line.rfind(',"crc":')] + "}") for line in p.stdout.splitlines()]
+    assert [r["type"] for r in recs] == ["result", "hist"], p.stdout[:500]
+    return recs
+
+
+def shapes():
+    rng = random.Random(15)
+    out = []
+    for n in (1, 2, 3, 5, 10, 31, 64, 65, 66, 100, 127, 1000, 5000):
+        out.append((f"uniform-{n}", [rng.randrange(1000, 100000) for _ in range(n)], 1))
+        out.append((f"lognormal-{n}", [int(rng.lognormvariate(9, 1.5)) for _ in range(n)], 7))
+    out += [
+        ("constant", [12345] * 3000, 1),
+        ("zeros", [0] * 500 + [3] * 500, 1),
+        ("small", [rng.randrange(0, 20) for _ in range(3000)], 3),
+        ("spikes", [20000 + rng.randrange(64) if i % 100 == 99 else 1000 + rng.randrange(16) for i in range(10000)], 1),
+        ("far-below", [rng.randrange(1, 4) for _ in range(500)] + [2**40 + rng.randrange(2**20) for _ in range(500)], 1),
+        ("huge", [2**63 + rng.randrange(2**62) for _ in range(300)], 1),
+        ("huge-div", [rng.randrange(2**50, 2**52) for _ in range(300)], 2**31 + 5),
+        ("big-div", [rng.randrange(10**9, 10**10) for _ in range(300)], 10**6),
+        ("ascending", list(range(1, 4001)), 1),
+        ("two-values", [100] * 900 + [5000] * 100, 1),
+        ("outliers-low", [1] * 10 + [10000] * 990, 1),
+        ("max-u64", [2**64 - 1] * 70 + [1] * 30, 1),
+    ]
+    return out
+
+
+SHAPES = shapes()
+
+
+@needs_c
+@pytest.mark.parametrize("name,raw,div", SHAPES, ids=[s[0] for s in SHAPES])
+def test_same_as_c(name, raw, div):
+    result, hist = c_records(raw, div)
+    mine = derive.hist_from_samples(raw, div)
+    assert {k: hist[k] for k in mine} == mine
+    assert rules.check_hist(dict(hist, name="x", unit="value")) == []
+    h = derive.Hist(hist)
+    assert h.problems() == []
+    want = h.result()
+    for k, v in want.items():
+        assert result[k] == v, (k, result[k], v)
+    assert derive.differences(result, h) == []
+
+
+@needs_c
+def test_wide_counts_same_as_c():
+    """Past 1,114,111 samples: 32-bit counts, 23 bins per octave, the coarsened flag."""
+    rng = random.Random(3)
+    raw = [rng.randrange(1000, 1000000) for _ in range(1200000)]
+    result, hist = c_records(raw, 1)
+    assert hist["bins_per_octave"] == 23 and result["flags"]["coarsened"] is True
+    assert {k: hist[k] for k in derive.hist_from_samples(raw)} == derive.hist_from_samples(raw)
+    assert derive.differences(result, derive.Hist(hist)) == []
+
+
+@needs_c
+def test_every_figure_is_checked():
+    """Any one figure of a true result, changed by one in its last digit, is a difference."""
+    raw = [int(random.Random(4).lognormvariate(8, 1)) for _ in range(1000)]
+    result, hist = c_records(raw, 3)
+    h = derive.Hist(hist)
+    seen = 0
+    for key, sub in [(k, None) for k in ("min", "p50", "p90", "p99", "p999", "max", "mean", "stddev", "ci95", "cv_ppm")] + \
+            [("bound_ppm", k) for k in ("p50", "p90", "p99", "p999")] + \
+            [("tukey", k) for k in ("lo", "hi", "out_lo", "out_hi", "mean")]:
+        bad = dict(result)
+        if sub:
+            bad[key] = dict(result[key])
+            bad[key][sub] += 1 if isinstance(bad[key][sub], int) else records.Decimal("0.001")
+        else:
+            bad[key] += 1 if isinstance(bad[key], int) else records.Decimal("0.001")
+        diff = derive.differences(bad, h)
+        assert [d[0] for d in diff] == [key + ("." + sub if sub else "")], diff
+        seen += 1
+    assert seen == 19
+
+
+def test_layout_round_trip():
+    """Every bin of both count widths under every top octave holds exactly the values that
+    bin_of maps to it: its ends map to it, the values just outside do not."""
+    for wide, nbins in ((False, 682), (True, 339)):
+        for top in range(64):
+            for i in range(1, nbins):
+                r = layout.bin_range(wide, top, i)
+                if r is None:
+                    continue
+                lo, hi = r
+                assert layout.bin_of(wide, top, lo) == i and layout.bin_of(wide, top, hi) == i
+                if lo > 1:
+                    assert layout.bin_of(wide, top, lo - 1) != i
+                if hi.bit_length() - 1 < top or (hi + 1).bit_length() - 1 <= top:
+                    assert layout.bin_of(wide, top, hi + 1) != i
+
+
+def test_ns_figures():
+    d = {"p50": records.Decimal("100.000"), "mean": records.Decimal("150.500"), "cycle_hz": 2000000000,
+         "p50_ns": records.Decimal("50.000"), "mean_ns": records.Decimal("75.250"), "ops_per_s": 20000000}
+    assert derive.ns_problems(d) == []
+    assert derive.ns_problems(dict(d, ops_per_s=1)) and derive.ns_problems(dict(d, p50_ns=records.Decimal("1.000")))
+    assert derive.ns_problems({k: v for k, v in d.items() if k != "cycle_hz"})   # ns without a clock

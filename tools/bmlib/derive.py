@@ -1,0 +1,276 @@
+"""A result's statistics recomputed from its hist record, exactly as the firmware's report
+computes them (core/stats/bm_stats_report.c, bm_stats_record.c, the harness's ns figures), so
+that bm check refuses a result its own distribution does not give, and a hist record whose sums
+or bins no state could hold. Python's integers are exact: each figure is the C's integer formula
+with the same rounding (halves up, nearest rank, the balanced bin representative)."""
+import math
+from decimal import Decimal
+
+from . import layout
+
+U64_MAX = 2**64 - 1
+U32_MAX = 2**32 - 1
+U128_MAX = 2**128 - 1
+
+# Two-sided 95% Student t x 10^4 by degrees of freedom (bm_stats_report.c's t95_df / t95_t).
+_T95 = ((1, 127062), (2, 43027), (3, 31824), (4, 27764), (5, 25706), (6, 24469), (7, 23646),
+        (8, 23060), (9, 22622), (10, 22281), (11, 22010), (12, 21788), (13, 21604), (14, 21448),
+        (15, 21314), (16, 21199), (17, 21098), (18, 21009), (19, 20930), (20, 20860), (21, 20796),
+        (22, 20739), (23, 20687), (24, 20639), (25, 20595), (26, 20555), (27, 20518), (28, 20484),
+        (29, 20452), (30, 20423), (40, 20211), (50, 20086), (60, 20003), (80, 19901), (100, 19840),
+        (120, 19799), (200, 19719), (500, 19647), (1000, 19623))
+# Q1, P50, Q3, P90, P99, P99.9 as the report asks for them
+_RANKS = ((1, 4), (1, 2), (3, 4), (9, 10), (99, 100), (999, 1000))
+
+
+def _t95(df):
+    t = 19600
+    for d, v in _T95:
+        if d > df:
+            break
+        t = v
+    return 19600 if df > 1000 else t
+
+
+def _round(x, d):
+    """round(x / d), halves up"""
+    return (2 * x + d) // (2 * d)
+
+
+def _root(x, d):
+    """round(sqrt(x / d)), halves up: r = isqrt(x // d), up iff 4x >= (2r+1)^2 d"""
+    r = math.isqrt(x // d)
+    return r + 1 if 4 * x >= (2 * r + 1) ** 2 * d else r
+
+
+def _milli(m):
+    """A milli-unit integer as the record prints it (three decimals)."""
+    return Decimal(m).scaleb(-3)
+
+
+def muldiv64(a, b, d):
+    """bm_muldiv64: a * b / d rounded to nearest, saturating at 2^64-1."""
+    return min(U64_MAX, (a * b + d // 2) // d)
+
+
+class Hist:
+    """A checked hist record (rules.check_hist passed) with its bins placed in the layout."""
+
+    def __init__(self, h):
+        self.n, self.div = h["n"], h["div"]
+        self.min, self.max = h["min"], h["max"]
+        self.sum, self.sumsq = h["sum"], h["sumsq"]
+        self.bins = [tuple(b) for b in h["bins"]]
+        self.tail = list(h["tail"])
+        sat = h.get("saturated") or {}
+        self.sum_saturated = sat.get("sum") is True
+        self.bins_saturated = sat.get("bins") is True
+        self.wide = self.n > layout.U16_MAX_N
+        self.hist_n = self.n - len(self.tail)
+        self.top = None
+        self.index = []            # each bin's index in the layout (None: not a bin of it)
+        if self.bins:
+            last = self.bins[-1][0]
+            self.top = last.bit_length() - 1 if last else 0
+            for lo, hi, _ in self.bins:
+                i = layout.bin_of(self.wide, self.top, lo) if lo.bit_length() - 1 <= self.top else None
+                ok = i is not None and layout.bin_range(self.wide, self.top, i) == (lo, hi)
+                self.index.append(i if ok else None)
+
+    # ---- the hist record itself ----
+
+    def problems(self):
+        """What no statistics state could have written (the structure is rules.check_hist's)."""
+        out = []
+        bad = [k for k, i in enumerate(self.index) if i is None]
+        if bad:
+            lo, hi, _ = self.bins[bad[0]]
+            out.append(f"bin {bad[0]} [{lo}, {hi}] is not a bin of the layout that n = {self.n} and the "
+                       f"top octave {self.top} give ({len(bad)} such)")
+            return out
+        if self.sum_saturated:
+            return out   # the sums are ceilings, not sums
+        lo_c, hi_c = self._clamp()
+        tail1 = sum(self.tail)
+        tail2 = sum(v * v for v in self.tail)
+        s_lo = sum(max(lo, lo_c) * c for lo, hi, c in self.bins) + tail1
+        s_hi = sum(min(max(hi, lo_c), hi_c) * c for lo, hi, c in self.bins) + tail1
+        q_lo = sum(max(lo, lo_c) ** 2 * c for lo, hi, c in self.bins) + tail2
+        q_hi = sum(min(max(hi, lo_c), hi_c) ** 2 * c for lo, hi, c in self.bins) + tail2
+        if not s_lo <= self.sum <= s_hi:
+            out.append(f"sum = {self.sum} is not what its bins and tail can add up to ({s_lo} .. {s_hi})")
+        if not q_lo <= self.sumsq <= q_hi:
+            out.append(f"sumsq = {self.sumsq} is not what its bins and tail can add up to ({q_lo} .. {q_hi})")
+        elif self.n * self.sumsq < self.sum * self.sum:
+            out.append(f"sumsq = {self.sumsq} is below sum^2 / n: a negative variance")
+        return out
+
+    def _clamp(self):
+        """The range every histogram sample lies in: [min, smallest tail value]."""
+        return self.min, self.tail[0] if self.tail else self.max
+
+    # ---- the report ----
+
+    def _rep(self, k):
+        """bin_rep: bin k's range clamped to [min, tail minimum], its balanced representative,
+        and the worst relative error in ppm."""
+        lo, hi, _ = self.bins[k]
+        clo, chi = self._clamp()
+        lo = max(lo, clo)
+        if self.tail and hi > self.tail[0]:
+            hi = self.tail[0]
+        hi = max(hi, lo)
+        if lo == hi:
+            return lo, lo, hi, 0
+        if lo == 0:
+            return 0, lo, hi, U32_MAX
+        r = lo + ((hi - lo) * lo + (lo + hi) // 2) // (lo + hi)
+
+        def ppm(a, b):
+            return min(U32_MAX, -(-1000000 * a // b))
+        return r, lo, hi, max(ppm(r - lo, lo), ppm(hi - r, hi))
+
+    def quantile(self, num, den):
+        """(raw value, bound_ppm) of the nearest rank num/den."""
+        n = self.n
+        rank = n if num >= den else max(1, -(-num * n // den))
+        if rank > self.hist_n:
+            return self.tail[rank - self.hist_n - 1], 0
+        if rank == 1:
+            return self.min, 0
+        below = 0
+        for k, (_, _, c) in enumerate(self.bins):
+            if below + c >= rank:
+                r, _, _, bound = self._rep(k)
+                return r, bound
+            below += c
+        raise AssertionError("rank past the bins")   # check_hist: the counts add up to n
+
+    def coarsened(self):
+        if not self.bins:
+            return False
+        return self.wide or any(i is not None and 1 <= i < 84 for i in self.index)
+
+    def result(self):
+        """The figures bm_stats_record_fields prints for this state, as record values."""
+        n, div, s1, s2 = self.n, self.div, self.sum, self.sumsq
+        out = {"n": n, "bins_per_octave": layout.bins_per_octave(n)}
+        q = [self.quantile(a, b) for a, b in _RANKS]
+        out["min"] = _milli(_round(self.min * 1000, div))
+        out["max"] = _milli(_round(self.max * 1000, div))
+        for key, (raw, _) in zip(("p50", "p90", "p99", "p999"), q[1:2] + q[3:]):
+            out[key] = _milli(_round(raw * 1000, div))
+        out["bound_ppm"] = {k: b for k, (_, b) in zip(("p50", "p90", "p99", "p999"), q[1:2] + q[3:])}
+        sat = min(U128_MAX, _round(s1 * 1000, n * div))
+        out["mean"] = _milli(sat)
+        stddev = ci95 = cv = 0
+        if n >= 2 and not self.sum_saturated:
+            v = max(0, n * s2 - s1 * s1)
+            t = _t95(n - 1)
+            stddev = min(U128_MAX, _root(v * 10**6, n * (n - 1) * div * div))
+            ci95 = min(U128_MAX, _root(v * t * t, n * n * (n - 1) * div * div * 100))
+            if s1:
+                cv = min(U64_MAX, _root(v * 10**12 * n, (n - 1) * s1 * s1))
+        out["stddev"], out["ci95"], out["cv_ppm"] = _milli(stddev), _milli(ci95), cv
+        out["tukey"] = self._tukey(q[0][0], q[2][0])
+        out["flags"] = {"coarsened": self.coarsened(), "saturated": self.sum_saturated or self.bins_saturated}
+        return out
+
+    def _tukey(self, q1, q3):
+        n, div = self.n, self.div
+        x = max(5 * q1 - 3 * q3, 0)
+        y = 5 * q3 - 3 * q1
+        lo_t, hi_t = (x + 1) // 2, min(y // 2, U64_MAX)
+        outs, osum = [0, 0], 0
+        items = [(c, k) for k, (_, _, c) in enumerate(self.bins)] + [(1, v) for v in self.tail]
+        for j, (c, ref) in enumerate(items):
+            if j < len(self.bins):
+                blo, bhi, _ = self.bins[ref]
+                if blo >= lo_t and bhi <= hi_t:
+                    continue
+                v, _, _, _ = self._rep(ref)
+            else:
+                v = ref
+            below, above = v < lo_t, v > hi_t
+            if below or above:
+                outs[above] += c
+                osum += v * c
+        kept = n - outs[0] - outs[1]
+        mean = min(U128_MAX, _round(max(self.sum - osum, 0) * 1000, kept * div)) if kept else 0
+        return {"lo": _milli(min(U128_MAX, _round(x * 500, div))), "hi": _milli(min(U128_MAX, _round(y * 500, div))),
+                "out_lo": outs[0], "out_hi": outs[1], "mean": _milli(mean)}
+
+
+def hist_from_samples(raw, div=1, topk=64):
+    """The hist record fields (without type, seq, name and unit) a statistics state holding
+    these samples prints: the topk largest exactly, the rest in the bins of the layout that
+    the largest of them and n give (the layout depends on nothing else, not on the order)."""
+    s = sorted(raw)
+    n = len(s)
+    body, tail = (s[:-topk], s[-topk:]) if n > topk else ([], s)
+    wide = n > layout.U16_MAX_N
+    bins = {}
+    if body:
+        top = max(body[-1].bit_length() - 1, 0)
+        for v in body:
+            i = layout.bin_of(wide, top, v)
+            bins[i] = bins.get(i, 0) + 1
+        bins = [list(layout.bin_range(wide, top, i)) + [c] for i, c in sorted(bins.items())]
+    return {"div": div, "n": n, "min": s[0] if s else 0, "max": s[-1] if s else 0, "sum": sum(s),
+            "sumsq": sum(v * v for v in s), "topk": topk, "bins_per_octave": layout.bins_per_octave(n),
+            "saturated": {"sum": False, "bins": False}, "bins": bins or [], "tail": tail}
+
+
+def differences(result, hist):
+    """[(key, the result's value, what the hist gives)] for every statistics figure of an ok
+    result that its hist record does not give (keys with dots for nested objects)."""
+    want = hist.result()
+    out = []
+
+    def walk(prefix, got, exp):
+        for k, e in exp.items():
+            if not isinstance(got, dict) or k not in got:
+                continue   # a missing key is rules.check_result's to name
+            g = got[k]
+            if isinstance(e, dict):
+                walk(f"{prefix}{k}.", g, e)
+            elif isinstance(e, bool) or isinstance(g, bool):
+                if g is not e:
+                    out.append((prefix + k, g, e))
+            elif not isinstance(g, (int, Decimal)) or g != e:
+                out.append((prefix + k, g, e))
+    walk("", result, want)
+    return out
+
+
+def ns_problems(d):
+    """The harness's figures that follow from p50, mean and cycle_hz (core/bm_harness.c
+    summarize): p50_ns and mean_ns = value x 10^9 / cycle_hz, ops_per_s = cycle_hz / p50,
+    core_cycles_* = value x core_per_tick_ppm / 10^6, each rounded to nearest from the milli
+    figures. [] when they agree or a figure is missing (rules.check_result names those)."""
+    out = []
+    p50, mean, hz = d.get("p50"), d.get("mean"), d.get("cycle_hz")
+    if not isinstance(p50, Decimal) or not isinstance(mean, Decimal):
+        return out
+    pm, mm = int(p50 * 1000), min(U64_MAX, int(mean * 1000))
+    if pm > U64_MAX:
+        return out   # the harness held a saturated p50: its derived figures are not checkable
+    has = [k for k in ("p50_ns", "mean_ns", "ops_per_s") if k in d]
+    if isinstance(hz, int) and hz > 0:
+        want = {"p50_ns": _milli(muldiv64(pm, 10**9, hz)), "mean_ns": _milli(muldiv64(mm, 10**9, hz)),
+                "ops_per_s": muldiv64(hz, 1000, pm) if pm else 0}
+        if not has and (want["p50_ns"] or want["mean_ns"]):
+            out.append(f"cycle_hz = {hz} but p50_ns, mean_ns and ops_per_s are missing")
+        src = {"p50_ns": "p50", "mean_ns": "mean", "ops_per_s": "p50"}
+        for k in has:
+            if d[k] != want[k]:
+                out.append(f"{k} = {d[k]} but {src[k]} and cycle_hz = {hz} give {want[k]}")
+    elif has:
+        out.append(f"{', '.join(has)} without cycle_hz")
+    ppm = d.get("core_per_tick_ppm")
+    if isinstance(ppm, int) and ppm > 0:
+        for k, v in (("core_cycles_p50", pm), ("core_cycles_mean", mm)):
+            w = _milli(muldiv64(v, ppm, 10**6))
+            if k in d and d[k] != w:
+                out.append(f"{k} = {d[k]} but {k[12:]} and core_per_tick_ppm = {ppm} give {w}")
+    return out
