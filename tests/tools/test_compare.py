@@ -105,6 +105,16 @@ def test_broken_benchmark_fails_the_gate(write):
     assert p.returncode == 1 and "was ok in A" in p.stderr and "broken" in p.stdout
 
 
+def test_missing_benchmark_fails_the_gate(write):
+    """A benchmark in A that B does not have cannot pass a gate; --bench leaves it out."""
+    a = write("a.log", corpus.write_log([corpus.Bench("x", [100] * 50), corpus.Bench("y", [200] * 50)], 50))
+    b = write("b.log", corpus.write_log([corpus.Bench("x", [100] * 50)], 50))
+    p = bm("compare", a, b, "--gate", "p50:+0%")
+    assert p.returncode == 1 and "y: is in A but not in B" in p.stderr and "only in A" in p.stdout
+    assert bm("compare", a, b, "--gate", "p50:+0%", "--bench", "^x$").returncode == 0
+    assert bm("compare", b, a, "--gate", "p50:+0%").returncode == 0     # new in B: nothing regressed
+
+
 def test_not_comparable_is_refused(write):
     a = write("a.log", corpus.hosted_runs(seed=1))
     b = write("b.log", corpus.realistic14(samples=300))

@@ -320,6 +320,11 @@ def gate_failures(benches, gates):
         if b.verdict == "broken":
             out.append((b.name, f"was ok in A, is not in B ({b.note})"))
             continue
+        if b.verdict == "only in A":
+            # Nothing in B to pass the gate with: a benchmark that stopped running (a lost
+            # record, a changed selection) is not a benchmark that did not regress.
+            out.append((b.name, "is in A but not in B (select the benchmarks both have with --bench)"))
+            continue
         for g in gates:
             r = b.row(g.metric)
             if r is None or not r.significant or r.delta is None or r.delta <= 0:
