@@ -85,3 +85,21 @@ def test_capture_timeout_and_usage(tmp_path):
     q = bm("capture", "--port", str(tmp_path / "nope"))
     assert q.returncode == 2 and "cannot open" in q.stderr
     assert bm("capture", "--port", "x", "--baud", "fast").returncode == 2
+
+
+def test_capture_checks_its_outputs_before_reading(tmp_path):
+    """An output that cannot be written is refused before the board's console is read (it is
+    gone once it has passed), and an existing file is not touched by the refusal."""
+    started = tmp_path / "started"
+    keep = tmp_path / "keep.jsonl"
+    keep.write_text("old\n")
+    for args in (["--raw", str(tmp_path / "no" / "raw.log")], ["-o", str(tmp_path / "no" / "r.jsonl")],
+                 ["-o", str(tmp_path)], ["-o", str(keep), "--raw", str(keep)]):
+        p = bm("capture", "--quiet", *args, "--", "sh", "-c", f"touch {started}; cat /dev/null")
+        no_crash(p)
+        assert p.returncode == 2 and not started.exists(), (args, p.stderr)
+    assert keep.read_text() == "old\n"
+    # The one failure left (full disk): the records go to stdout, exit 2.
+    p = bm("capture", "--quiet", "-o", "/dev/full", "--", PY, FAKE)
+    assert p.returncode == 2 and "cannot write /dev/full" in p.stderr
+    assert p.stdout.count("\n") == 14 and "saved to stdout" in p.stderr

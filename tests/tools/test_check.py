@@ -49,6 +49,10 @@ def test_reset_is_one_problem_and_write_keeps_last_boot(write, tmp_path):
     q = bm("check", out)
     assert q.returncode == 0 and q.stdout.strip().endswith("complete and clean")
     assert out.read_text().count("\n") == len(recs)
+    # --write over the log itself would drop its first boot and its console lines: refused
+    before = open(path, "rb").read()
+    r = bm("check", path, "--write", path)
+    assert r.returncode == 2 and "is the log itself" in r.stderr and open(path, "rb").read() == before
 
 
 def test_noise_on_progress_line_is_clean(write):

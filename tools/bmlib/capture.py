@@ -7,7 +7,9 @@ the last complete boot is kept). Saves the raw console (--raw) and the clean rec
 board), so nothing printed before the reader attached is lost.
 
 Exit status: 0 a complete, clean boot was saved; 1 the saved boot has problems (listed) or
-none completed; 2 usage or the port cannot be opened; 124 timed out before an end record."""
+none completed; 2 usage, the port cannot be opened, or an output could not be written (the
+paths are checked before anything is read); 124 timed out before an end record."""
+import os
 import sys
 
 from . import log as logmod
@@ -44,18 +46,44 @@ def say(msg):
     print(f"bm capture: {msg}", file=sys.stderr)
 
 
+def writable(path, what):
+    """Refuse, before anything is read, an output path that cannot be written: the console of
+    a board's run is gone once it has passed (nothing is created or truncated here)."""
+    path = os.path.abspath(path)
+    if os.path.isdir(path):
+        raise UsageError(f"{what} {path}: is a directory")
+    if os.path.exists(path):
+        if not os.access(path, os.W_OK):
+            raise UsageError(f"{what} {path}: not writable")
+        return
+    parent = os.path.dirname(path)
+    if not os.path.isdir(parent):
+        raise UsageError(f"{what} {path}: no folder {parent}")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UsageError(f"{what} {path}: cannot create a file in {parent}")
+
+
 def _write(path, data):
+    """Write data; returns an error message instead of raising, so that one failed output does
+    not lose the other."""
     try:
         with open(path, "wb") as f:
             f.write(data)
     except OSError as e:
-        raise UsageError(f"cannot write {path}: {e.strerror or e}")
+        return f"cannot write {path}: {e.strerror or e}"
+    return None
 
 
 def main(args):
     cmd = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
     if bool(cmd) == bool(args.port):
         raise UsageError("give either --port DEV or -- COMMAND (one console to read)")
+    if args.output:
+        writable(args.output, "-o")
+    if args.raw:
+        writable(args.raw, "--raw")
+    if args.output and args.raw and os.path.abspath(args.output) == os.path.abspath(args.raw):
+        raise UsageError(f"-o and --raw are the same file ({args.raw}): one would overwrite the other")
     echo = None
     if not args.quiet:
         def echo(chunk):
@@ -71,8 +99,9 @@ def main(args):
         raise UsageError(str(e))
     except OSError as e:
         raise UsageError(f"cannot start {cmd[0] if cmd else args.port}: {e.strerror or e}")
+    failed = []
     if args.raw:
-        _write(args.raw, res.data)
+        failed.append(_write(args.raw, res.data))
     lg = logmod.analyze(res.data, args.port or cmd[0])
     bt = lg.last_complete() or (lg.boots[-1] if lg.boots else None)
     # Earlier boots cut by a reset are expected on a real board: say so, but judge the kept one.
@@ -81,14 +110,21 @@ def main(args):
             say(f"note: {p.msg}")
     if bt is None:
         say("no boot arrived (no meta record)" + (f"; {res.closed}" if res.closed else ""))
-        return 124 if res.timed_out else 1
+        for msg in filter(None, failed):
+            say(msg)
+        return 2 if any(failed) else 124 if res.timed_out else 1
     data = b"".join(r.text + b"\n" for r in bt.records)
     if args.output:
-        _write(args.output, data)
-    else:
+        failed.append(_write(args.output, data))
+    # Both paths were checked before the run; if a write still failed (a full disk), the
+    # records go to stdout rather than nowhere, and the exit status says so.
+    lost = bool(args.output and failed[-1])
+    for msg in filter(None, failed):
+        say(msg)
+    if not args.output or lost:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
-    where = f" to {args.output}" if args.output else ""
+    where = f" to {args.output}" if args.output and not lost else " to stdout" if lost else ""
     for p in bt.problems:
         say(f"problem: {p.msg}")
     results = [b for b in bt.benches if b.result is not None]
@@ -100,4 +136,6 @@ def main(args):
         return 124
     if res.closed and not bt.complete:
         say(f"the console closed before the end record ({res.closed})")
+    if any(failed):
+        return 2
     return 0 if bt.clean else 1
