@@ -69,6 +69,16 @@ def test_qemu_job(board, tmp_path):
         assert "LAVA runs the board's QEMU line" in p.stderr, p.stderr
 
 
+def test_bad_option_values_are_refused(board):
+    """A job or device dictionary never carries a value LAVA or QEMU would choke on later."""
+    path, b = board
+    for args, why in ((["job", "--memory", "-5"], "need a size > 0"), (["job", "--memory", "lots"], "need a size > 0"),
+                      (["job", "--name", ""], "non-blank"), (["device", "--mac", "zz"], "MAC address")):
+        p = bm("lava", *args, "--board-json", path)
+        no_crash(p)
+        assert p.returncode == 2 and why in p.stderr and not p.stdout, (args, p.stderr)
+
+
 def test_hardware_job(board, tmp_path):
     path, b = board
     if not b["flash"]:

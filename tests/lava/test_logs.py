@@ -151,6 +151,10 @@ def test_results_export_yaml_and_csv(tmp_path):
     assert p.returncode == 1, p.stdout
     assert "LAVA says pass, the record says trap" in p.stdout and "differs from the record's p50" in p.stdout
     assert bm("lava", "results", console).returncode == 2       # a console is no results export
+    garbage = write(tmp_path, "garbage.bin", bytes(random.Random(7).randrange(256) for _ in range(100000)))
+    g = bm("lava", "results", garbage)
+    no_crash(g)
+    assert g.returncode == 2 and "neither a LAVA job log nor a results export" in g.stderr, g.stderr
 
 
 # ---- the monitor pattern ----

@@ -18,8 +18,8 @@ STATUSES = ("ok", "fail", "trap", "timeout", "stack_overflow", "scratch_overrun"
 def figures(raw, iters):
     """The result record's statistics for raw batch values, as the firmware's report computes
     them from its state (bmlib.derive; tests/tools/test_derive.py holds it to the C)."""
-    out = derive.Hist(derive.hist_from_samples(raw, iters)).result()
-    out["unit"], out["iters"] = None, iters
+    out = {"unit": None, "iters": iters}   # (the record's order: unit and iters first)
+    out.update(derive.Hist(derive.hist_from_samples(raw, iters)).result())
     return out
 
 

@@ -152,17 +152,11 @@ class Hist:
         return self.wide or any(i is not None and 1 <= i < 84 for i in self.index)
 
     def result(self):
-        """The figures bm_stats_record_fields prints for this state, as record values."""
+        """The figures bm_stats_record_fields prints for this state, as record values, in the
+        order it prints them."""
         n, div, s1, s2 = self.n, self.div, self.sum, self.sumsq
-        out = {"n": n, "bins_per_octave": layout.bins_per_octave(n)}
         q = [self.quantile(a, b) for a, b in _RANKS]
-        out["min"] = _milli(_round(self.min * 1000, div))
-        out["max"] = _milli(_round(self.max * 1000, div))
-        for key, (raw, _) in zip(("p50", "p90", "p99", "p999"), q[1:2] + q[3:]):
-            out[key] = _milli(_round(raw * 1000, div))
-        out["bound_ppm"] = {k: b for k, (_, b) in zip(("p50", "p90", "p99", "p999"), q[1:2] + q[3:])}
-        sat = min(U128_MAX, _round(s1 * 1000, n * div))
-        out["mean"] = _milli(sat)
+        shown = dict(zip(("p50", "p90", "p99", "p999"), q[1:2] + q[3:]))
         stddev = ci95 = cv = 0
         if n >= 2 and not self.sum_saturated:
             v = max(0, n * s2 - s1 * s1)
@@ -171,9 +165,16 @@ class Hist:
             ci95 = min(U128_MAX, _root(v * t * t, n * n * (n - 1) * div * div * 100))
             if s1:
                 cv = min(U64_MAX, _root(v * 10**12 * n, (n - 1) * s1 * s1))
-        out["stddev"], out["ci95"], out["cv_ppm"] = _milli(stddev), _milli(ci95), cv
+        out = {"n": n, "min": _milli(_round(self.min * 1000, div))}
+        for key, (raw, _) in shown.items():
+            out[key] = _milli(_round(raw * 1000, div))
+        out["max"] = _milli(_round(self.max * 1000, div))
+        out["mean"] = _milli(min(U128_MAX, _round(s1 * 1000, n * div)))
+        out["stddev"], out["cv_ppm"], out["ci95"] = _milli(stddev), cv, _milli(ci95)
+        out["bound_ppm"] = {k: b for k, (_, b) in shown.items()}
         out["tukey"] = self._tukey(q[0][0], q[2][0])
         out["flags"] = {"coarsened": self.coarsened(), "saturated": self.sum_saturated or self.bins_saturated}
+        out["bins_per_octave"] = layout.bins_per_octave(n)
         return out
 
     def _tukey(self, q1, q3):

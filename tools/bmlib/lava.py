@@ -194,7 +194,10 @@ def read_results(data: bytes, path: str):
             raise UsageError(f"{path}: not a LAVA results export ({str(e).splitlines()[0]})")
         if isinstance(items, list) and items and all(isinstance(i, dict) for i in items):
             return [_export_case(i, path) for i in items], None
-    rows = list(csv.DictReader(io.StringIO(text)))
+    try:
+        rows = list(csv.DictReader(io.StringIO(text)))
+    except csv.Error:
+        rows = []   # not CSV either (binary data, a NUL): said below
     if rows and {"suite", "name", "result"} <= set(rows[0]):
         return [_export_case(r, path) for r in rows], None
     raise UsageError(f"{path}: neither a LAVA job log nor a results export "
@@ -815,18 +818,39 @@ def _positive(text):
     return v
 
 
+def _memory(text):
+    """--memory as QEMU's -m takes it: a size, a plain number in MiB (512, 2G, 1536M)."""
+    size = _size_bytes(text)
+    if not size:
+        raise argparse.ArgumentTypeError(f"{text!r}: need a size > 0, e.g. 512 (MiB), 1536M or 2G")
+    return text
+
+
+def _mac(text):
+    if not re.fullmatch(r"[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}", text):
+        raise argparse.ArgumentTypeError(f"{text!r}: need a MAC address like {DEFAULT_MAC}")
+    return text
+
+
+def _name(text):
+    if not text.strip() or any(c < " " for c in text):
+        raise argparse.ArgumentTypeError(f"{text!r}: a job name needs a printable, non-blank text")
+    return text
+
+
 def _job_options(p):
     p.add_argument("--board-json", metavar="F", help="the image's <name>.board.json (beside <name>.elf)")
     p.add_argument("--image", metavar="URL|PATH",
                    help="where LAVA gets the image (http, https, file or scp URL, or a path); default: the board.json's")
     p.add_argument("--target", choices=("auto", "qemu", "hardware"), default="auto",
                    help="qemu device type or the board itself (flasher); auto: hardware when the image was built for it")
-    p.add_argument("--name", help="job name (default: baremark BOARD IMAGE)")
+    p.add_argument("--name", type=_name, help="job name (default: baremark BOARD IMAGE)")
     p.add_argument("--timeout-min", type=_positive, default=10, metavar="M",
                    help="minutes the benchmarks may take (the test action; default 10)")
     p.add_argument("--device-type", help="device type of the job (default: qemu, or the board's name for hardware)")
     p.add_argument("--cpu", help="CPU model, where the QEMU line names none (default: asked of QEMU)")
-    p.add_argument("--memory", help="RAM as LAVA's -m takes it (default: the machine's, asked of QEMU)")
+    p.add_argument("--memory", type=_memory,
+                   help="RAM as LAVA's -m takes it: 512 (MiB), 1536M, 2G (default: the machine's, asked of QEMU)")
 
 
 def add_arguments(p):
@@ -841,7 +865,7 @@ def add_arguments(p):
                    help="also render LAVA's device template and check the QEMU line it builds (needs the templates)")
     d = sub.add_parser("device", help="print the device dictionary a lab needs for the board")
     _job_options(d)
-    d.add_argument("--mac", default=DEFAULT_MAC, help=f"QEMU devices: mac_addr (default {DEFAULT_MAC})")
+    d.add_argument("--mac", type=_mac, default=DEFAULT_MAC, help=f"QEMU devices: mac_addr (default {DEFAULT_MAC})")
     d.add_argument("--connection", metavar="CMD", help="hardware: the command that opens the serial console")
     d.add_argument("--reset", metavar="CMD", help="hardware: the command that resets the board")
     d.add_argument("--device-type-template", action="store_true",
@@ -860,7 +884,7 @@ def add_arguments(p):
     r.add_argument("--keep", metavar="DIR", help="keep job, device, LAVA's log (lava.log) and output here")
     r.add_argument("--connection", metavar="CMD", help="hardware: the command that opens the board's serial console")
     r.add_argument("--reset", metavar="CMD", help="hardware: the command that resets the board")
-    r.add_argument("--mac", default=DEFAULT_MAC, help=argparse.SUPPRESS)
+    r.add_argument("--mac", type=_mac, default=DEFAULT_MAC, help=argparse.SUPPRESS)
     r.add_argument("-o", "--output", metavar="FILE", help="write the kit's records of the run here")
     r.add_argument("--results", metavar="FILE", help="write the benchmark/test case table here (--format)")
     r.add_argument("--format", choices=FORMATS, default="table")
