@@ -149,6 +149,22 @@ def test_report_formats(write):
     assert g.returncode == 0 and "0.00%" in g.stdout
 
 
+def test_report_marks_and_refuses_mixed_merges(write):
+    """An unstable or saturated result is marked, as the firmware's table marks it; a median
+    over runs of different boards or units is refused."""
+    lines = corpus.hosted_runs(seed=1)
+    i = next(k for k, l in enumerate(lines) if '"type":"result"' in l and '"crc32"' in l)
+    marked = list(lines)
+    marked[i] = corpus.resign(lines[i], lambda d: d.update(drift_ppm=60000, unstable=True))
+    m = write("m.log", marked)
+    t = bm("report", m)
+    assert t.returncode == 0 and "ok~" in t.stdout and "drift_ppm over 50,000" in t.stderr
+    assert "ok~" in bm("report", "--merge", m, write("h.log", lines)).stdout
+    mixed = bm("report", "--merge", write("a.log", lines), write("r.log", corpus.realistic14(samples=300)))
+    assert mixed.returncode == 2 and "board: host-linux, qemu-virt-riscv64" in mixed.stderr
+    assert "cycle_unit: tsc_ticks, cycles" in mixed.stderr
+
+
 def test_plot_png_and_svg(write, tmp_path):
     a = write("a.log", corpus.hosted_runs(1.0, seed=1))
     b = write("b.log", corpus.hosted_runs(1.1, seed=2))
@@ -162,3 +178,5 @@ def test_plot_png_and_svg(write, tmp_path):
     p = bm("plot", a, "--bench", "nope", "-o", tmp_path / "x.png")
     assert p.returncode == 2 and "nothing to plot" in p.stderr
     assert bm("plot", a, "--bench", "crc32", "-o", tmp_path / "x.jpg").returncode == 2
+    u = bm("plot", a, r, "--bench", "crc32", "-o", tmp_path / "u.png")     # tsc_ticks and cycles
+    assert u.returncode == 2 and "different units" in u.stderr and not (tmp_path / "u.png").exists()

@@ -133,7 +133,7 @@ def main(args):
     def warn(msg):
         print(f"bm compare: warning: {msg}", file=sys.stderr)
     metrics = [m.strip() for m in args.metric.split(",") if m.strip()]
-    metrics = ["p50" if m == "median" else m for m in metrics]
+    metrics = list(dict.fromkeys("p50" if m == "median" else m for m in metrics))   # each once
     bad = [m for m in metrics if m not in stats.METRICS]
     if bad or not metrics:
         raise UsageError(f"unknown --metric {','.join(bad) or '(none)'}: use {','.join(stats.METRICS)}")
@@ -150,6 +150,8 @@ def main(args):
         if g.metric not in metrics:
             metrics.append(g.metric)
     pa, pb = sides(args)
+    if (pa + pb).count("-") > 1:
+        raise UsageError("stdin ('-') can be read once: give it to one side, the other runs by file")
     a_runs, b_runs = load_runs(pa, warn), load_runs(pb, warn)
     diff = stats.comparability(a_runs, b_runs)
     if diff:

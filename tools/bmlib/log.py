@@ -422,7 +422,7 @@ class _Boot:
             return
         n, u = r.get("n"), r.get("unit")
         if samples is not None and isinstance(n, int) and n != samples:
-            self.rule_say(("n", samples), bench, r, f"n = {n}")
+            self.rule_say(("n", samples), bench, r, f"n = {rules.show(n)}")
         if unit is not None and isinstance(u, str) and u != unit:
             self.rule_say(("unit", unit), bench, r, f"unit = {rules.show(u)}")
 
@@ -565,6 +565,8 @@ def runs_of(data, path, warn):
 
 def load_runs(paths, warn):
     """Every clean, complete boot of each file, as runs."""
+    if sum(p == "-" for p in paths) > 1:
+        raise UsageError("stdin ('-') can be read once: name it once, and the other runs by file")
     runs = []
     for path in paths:
         runs += runs_of(read(path), path, warn)

@@ -36,6 +36,7 @@ def main(args):
         print(f"bm plot: warning: {msg}", file=sys.stderr)
     runs = load_runs(args.runs, warn)
     groups = {}  # series label -> [samples of each run]
+    units = {}   # unit -> the first run that has it
     for run in runs:
         b = run.bench(args.bench)
         if b is None or b.result is None:
@@ -47,12 +48,19 @@ def main(args):
         if b.hist is None:
             warn(f"{run.label}: {args.bench} has no hist record (meta hist:false): nothing to plot")
             continue
+        units.setdefault(b.result.data.get("unit", ""), run.label)
         name = run.label if args.each_run else os.path.basename(run.path)
         label = name + (f" ({run.meta.get('label')})" if run.meta.get("label") else "")
         groups.setdefault(label, (b.result.data.get("unit", ""), []))[1].append(dist.samples(b.hist.data))
     if not groups:
         names = sorted({b.name for r in runs for b in r.boot.benches})
         raise UsageError(f"nothing to plot for {args.bench!r} (benchmarks: {', '.join(names[:20])})")
+    if len(units) > 1:
+        # One x axis holds one unit: cycles of one core and TSC ticks of another are not
+        # the same numbers, however alike they look.
+        raise UsageError(f"{args.bench} is in different units: " +
+                         ", ".join(f"{u} ({where})" for u, where in units.items()) +
+                         "; plot each unit on its own")
     series = []
     for label, (unit, parts) in groups.items():
         x = np.sort(np.concatenate(parts))
@@ -87,7 +95,7 @@ def draw(series, bench, path, nbins, full_range=False):
         pad = (hi - lo) * 0.02 or max(abs(hi) * 0.01, 0.5)
         edges = np.linspace(lo - pad, hi + pad, nbins + 1)
     unit = series[0][2].get("unit", "")
-    beyond = f" ({hidden} samples above {hi:g} not shown; --full-range)" if hidden else ""
+    beyond = f" ({hidden} sample{'s' if hidden != 1 else ''} above {hi:g} not shown; --full-range)" if hidden else ""
     fig, (ax_h, ax_c) = plt.subplots(1, 2, figsize=(12, 4.5))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, (label, x, res) in enumerate(series):

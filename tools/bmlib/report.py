@@ -5,6 +5,7 @@ import re
 import sys
 from statistics import median
 
+from . import stats
 from .log import UsageError, load_runs
 from .output import FORMATS, num, pct, render
 
@@ -18,12 +19,18 @@ def add_arguments(p):
     p.add_argument("--merge", action="store_true",
                    help="one row per benchmark: each figure is the median over the runs")
     p.add_argument("--bench", metavar="REGEX", help="only benchmarks whose name matches REGEX")
+    p.add_argument("--force", action="store_true",
+                   help="--merge runs even when their board, unit, counter or sample count differ")
 
 
 def _status(res):
+    """ok, ok~ (the machine's speed or the benchmark's own cost moved during it: drift_ppm over
+    50,000, as the firmware's table marks it), ok! (a statistics counter saturated: the moments
+    are not exact), or the failure."""
     st = res.get("status")
     if st == "ok":
-        return "ok"
+        flags = res.get("flags") if isinstance(res.get("flags"), dict) else {}
+        return "ok" + ("~" if res.get("unstable") is True else "") + ("!" if flags.get("saturated") is True else "")
     where = f" in {res.get('phase')}" if res.get("phase") else ""
     return f"{st}: {res.get('reason', '')}{where}"
 
@@ -57,8 +64,9 @@ def merged(runs, pick):
         res = [run.bench(name).result.data for run in runs
                if run.bench(name) is not None and run.bench(name).result is not None]
         ok = [r for r in res if r.get("status") == "ok"]
+        marked = sorted({_status(r) for r in ok} - {"ok"})
         raw = {"benchmark": name, "runs": len(res), "ok": len(ok),
-               "status": "ok" if len(ok) == len(res) else
+               "status": ("ok" if not marked else "/".join(marked)) if len(ok) == len(res) else
                ", ".join(sorted({_status(r) for r in res if r.get("status") != "ok"})),
                "unit": ok[0].get("unit") if ok else None}
         for k in FIGS:
@@ -83,6 +91,12 @@ def main(args):
             raise UsageError(f"bad --bench regex {args.bench!r}: {e}")
     pick = (lambda n: bool(rx.search(n))) if args.bench else (lambda n: True)
     runs = load_runs(args.runs, warn)
+    if args.merge and not args.force:
+        differ = stats.comparability(runs, [])
+        if differ:
+            raise UsageError("--merge takes medians over runs of one kind; these differ in " +
+                             "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in differ.items()) +
+                             " (report them without --merge, or --force)")
     if args.merge:
         rows = merged(runs, pick)
         cols = [("benchmark", "benchmark"), ("status", "status"), ("runs", "runs"), ("unit", "unit")] + \
@@ -97,4 +111,9 @@ def main(args):
     if not rows:
         raise UsageError("no benchmark to report" + (f" matches {args.bench!r}" if args.bench else ""))
     render(rows, cols, args.format, sys.stdout)
+    marks = sorted({c for row in rows for c in "~!" if row["_raw"]["status"].startswith("ok") and c in row["_raw"]["status"]})
+    if "~" in marks:
+        warn("ok~: drift_ppm over 50,000: the machine's speed (or the benchmark's own cost) moved during it")
+    if "!" in marks:
+        warn("ok!: a statistics counter saturated: the moments of those results are not exact")
     return 0
