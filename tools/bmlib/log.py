@@ -3,6 +3,8 @@ starts one), finds lost, repeated and displaced records, applies rules.py and th
 between records, and names each problem once. Also loads logs as runs for report/compare/plot."""
 import os
 from dataclasses import dataclass, field
+from decimal import Decimal
+
 from . import FORMAT, derive, records, rules
 
 
@@ -414,8 +416,31 @@ class _Boot:
                                        f"{first[b.name]}): each benchmark runs once per boot")
             else:
                 first[b.name] = rec.line
+        self.icount_claim()
         self.counts()
         self.emit()
+
+    def icount_claim(self):
+        """built_for qemu-icount promises exact, repeatable counts; under -icount shift=0 a core
+        that counts instructions counts one cycle per instruction, so every ok result's mean
+        cycles equal its mean instructions (insns). An image built for icount but booted without
+        it (a hand-made QEMU line) counts host time instead: its figures are not exact, and
+        compare must not judge them as if they were."""
+        if self.meta.get("built_for") != "qemu-icount":
+            return
+        said = {k[1] for k in self.subjects if k[0] == "bench"}   # (an edited result is said already)
+        for b in self.bt.benches:
+            r = b.result
+            if r is None or r.get("status") != "ok" or b.seq in said:
+                continue
+            mean, insns = r.get("mean"), r.get("insns")
+            if isinstance(mean, Decimal) and isinstance(insns, Decimal) and mean != insns:
+                self.say(("meta",), self.bt.meta, "meta record",
+                         f"built_for = \"qemu-icount\", but {b.name}'s mean = {rules.show(mean)} cycles is not its "
+                         f"{rules.show(insns)} instructions, as it is under -icount shift=0: this boot ran without "
+                         f"-icount, so its figures are host time, not exact (run it with the board's QEMU line: "
+                         f"bm run, or the build's run target)")
+                return
 
     def result_vs_meta(self, bench, r, samples, unit):
         if r.get("status") != "ok":
