@@ -160,6 +160,8 @@ def test_report_marks_and_refuses_mixed_merges(write):
     t = bm("report", m)
     assert t.returncode == 0 and "ok~" in t.stdout and "drift_ppm over 50,000" in t.stderr
     assert "ok~" in bm("report", "--merge", m, write("h.log", lines)).stdout
+    c = bm("compare", write("h2.log", lines), m)
+    assert c.returncode == 0 and "crc32: unstable in 1 of 1 run(s) of B" in c.stderr
     mixed = bm("report", "--merge", write("a.log", lines), write("r.log", corpus.realistic14(samples=300)))
     assert mixed.returncode == 2 and "board: host-linux, qemu-virt-riscv64" in mixed.stderr
     assert "cycle_unit: tsc_ticks, cycles" in mixed.stderr

@@ -112,6 +112,15 @@ def compare_runs(a_runs, b_runs, metrics, alpha, name_filter=None, warn=None):
         a = [r.bench(name) for r in a_runs if r.bench(name) is not None]
         b = [r.bench(name) for r in b_runs if r.bench(name) is not None]
         out.append(stats.compare_bench(name, a, b, metrics, alpha))
+        for side, benches in (("A", a), ("B", b)):
+            res = [x.result for x in benches if x.result is not None and x.status == "ok"]
+            moved = sum(1 for r in res if r.get("unstable") is True)
+            sat = sum(1 for r in res if isinstance(r.get("flags"), dict) and r.get("flags").get("saturated") is True)
+            if warn and moved:
+                warn(f"{name}: unstable in {moved} of {len(res)} run(s) of {side} (drift over 50,000 ppm: the "
+                     f"machine's speed or the benchmark's own cost moved during it)")
+            if warn and sat:
+                warn(f"{name}: a statistics counter saturated in {sat} run(s) of {side}: its moments are not exact")
     if warn:
         modes = {b.mode for b in out}
         na, nb = len(a_runs), len(b_runs)
