@@ -1,6 +1,8 @@
 """Writes baremark console logs that follow docs/records.md (format 2) exactly, from samples it
 draws itself (so every figure, hist bin and CRC is known), and derives from them hundreds of
-damaged logs, each with the verdict bm check must give. Run it to write the corpus to a folder:
+damaged logs, each with the verdict bm check must give. The statistics figures come from
+bmlib.derive, the code bm check uses: the corpus cannot catch a mistake in it; test_derive.py
+(against the C, through ctest) does. Run it to write the corpus to a folder:
     /usr/bin/python3 tests/tools/corpus.py OUTDIR"""
 import json
 import os

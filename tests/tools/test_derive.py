@@ -45,6 +45,7 @@ def shapes():
         ("outliers-low", [1] * 10 + [10000] * 990, 1),
         ("max-u64", [2**64 - 1] * 70 + [1] * 30, 1),
         ("two-far", [1, 2**64 - 1], 1),                  # ci95 far past 2^64
+        ("tukey-mean-past-2^64", [0] + [2**64 - 2] * 2 + [2**64 - 1] * 64, 1),   # low outlier at its bin's rep
     ]
     return out
 

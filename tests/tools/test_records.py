@@ -109,7 +109,7 @@ def test_rules_on_hand_made_result():
 def test_rules_on_hand_made_hist():
     # five samples 10, 20, 21, 30, 40 with a tail of two (topk 2): bins of the layout whose
     # top octave is 20's (4): [10, 10] and [20, 20], [21, 21] at that resolution
-    h = {"name": "x", "unit": "cycles", "div": 2, "n": 5, "min": 10, "max": 40, "sum": 121, "sumsq": 3441,
+    h = {"name": "x", "unit": "cycles", "div": 2, "n": 5, "min": 10, "max": 40, "sum": 121, "sumsq": 3441, "topk": 2,
          "bins_per_octave": 46, "saturated": {"sum": False, "bins": False},
          "bins": [[10, 10, 1], [20, 20, 1], [21, 21, 1]], "tail": [30, 40]}
     assert rules.check_hist(h) == []
@@ -118,6 +118,10 @@ def test_rules_on_hand_made_hist():
     assert "not a bin of the layout" in rules.check_hist(dict(h, bins=[[10, 10, 1], [20, 21, 2]]))[0]
     assert "bins_per_octave = 23 but n = 5 gives 46" in rules.check_hist(dict(h, bins_per_octave=23))[0]
     assert rules.check_hist({k: v for k, v in h.items() if k != "saturated"}) == ["saturated is missing"]
+    assert "far below where a sum saturates" in rules.check_hist(dict(h, saturated={"sum": True, "bins": False}))[0]
+    assert rules.check_hist({k: v for k, v in h.items() if k != "topk"}) == ["topk is missing"]
+    assert "is above the smallest tail value" in " ".join(rules.check_hist(dict(h, min=31)))
+    assert "at most 4294967295" in rules.check_hist(dict(h, bins=[[10, 10, 2**32], [20, 20, 1], [21, 21, 1]]))[0]
     assert rules.check_hist(dict(h, n=6)) == ["bins and tail hold 5 samples but n = 6"]
     assert "overlaps" in rules.check_hist(dict(h, bins=[[10, 20, 1], [20, 21, 2], [21, 21, 1]]))[0]
     assert "below the last bin" in rules.check_hist(dict(h, tail=[15, 40]))[0]

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from . import layout
 
-U64_MAX = 2**64 - 1
+U64_MAX = layout.U64_MAX
 U32_MAX = 2**32 - 1
 U128_MAX = 2**128 - 1
 
@@ -44,8 +44,8 @@ def _root(x, d):
 
 
 def _milli(m):
-    """A milli-unit integer as the record prints it (three decimals)."""
-    return Decimal(m).scaleb(-3)
+    """A milli-unit integer as the record prints it (three decimals), exact at any size."""
+    return Decimal(f"{m // 1000}.{m % 1000:03d}")
 
 
 def muldiv64(a, b, d):
@@ -72,10 +72,9 @@ class Hist:
         if self.bins:
             last = self.bins[-1][0]
             self.top = last.bit_length() - 1 if last else 0
-            for lo, hi, _ in self.bins:
-                i = layout.bin_of(self.wide, self.top, lo) if lo.bit_length() - 1 <= self.top else None
-                ok = i is not None and layout.bin_range(self.wide, self.top, i) == (lo, hi)
-                self.index.append(i if ok else None)
+            for lo, hi, _ in self.bins:   # (ascending: no lo is above the last one's octave)
+                i = layout.bin_of(self.wide, self.top, lo)
+                self.index.append(i if layout.bin_range(self.wide, self.top, i) == (lo, hi) else None)
 
     # ---- the hist record itself ----
 
@@ -112,23 +111,21 @@ class Hist:
     # ---- the report ----
 
     def _rep(self, k):
-        """bin_rep: bin k's range clamped to [min, tail minimum], its balanced representative,
-        and the worst relative error in ppm."""
+        """bin_rep: bin k's range clamped to [min, tail minimum], its representative (the point
+        that balances the worst relative error on both sides) and that error in ppm."""
         lo, hi, _ = self.bins[k]
         clo, chi = self._clamp()
         lo = max(lo, clo)
-        if self.tail and hi > self.tail[0]:
-            hi = self.tail[0]
-        hi = max(hi, lo)
+        hi = max(min(hi, chi), lo)
         if lo == hi:
-            return lo, lo, hi, 0
+            return lo, 0
         if lo == 0:
-            return 0, lo, hi, U32_MAX
+            return 0, U32_MAX
         r = lo + ((hi - lo) * lo + (lo + hi) // 2) // (lo + hi)
 
         def ppm(a, b):
             return min(U32_MAX, -(-1000000 * a // b))
-        return r, lo, hi, max(ppm(r - lo, lo), ppm(hi - r, hi))
+        return r, max(ppm(r - lo, lo), ppm(hi - r, hi))
 
     def quantile(self, num, den):
         """(raw value, bound_ppm) of the nearest rank num/den."""
@@ -141,8 +138,7 @@ class Hist:
         below = 0
         for k, (_, _, c) in enumerate(self.bins):
             if below + c >= rank:
-                r, _, _, bound = self._rep(k)
-                return r, bound
+                return self._rep(k)
             below += c
         raise AssertionError("rank past the bins")   # check_hist: the counts add up to n
 
@@ -178,24 +174,26 @@ class Hist:
         return out
 
     def _tukey(self, q1, q3):
+        """The fences Q1 - 1.5 IQR and Q3 + 1.5 IQR from the raw quartiles (v is below the low one
+        iff v < ceil((5 Q1 - 3 Q3) / 2), above the high one iff v > floor((5 Q3 - 3 Q1) / 2)),
+        the outliers (a tail value exactly, a bin by its representative) and the mean of the
+        rest."""
         n, div = self.n, self.div
         x = max(5 * q1 - 3 * q3, 0)
         y = 5 * q3 - 3 * q1
         lo_t, hi_t = (x + 1) // 2, min(y // 2, U64_MAX)
         outs, osum = [0, 0], 0
-        items = [(c, k) for k, (_, _, c) in enumerate(self.bins)] + [(1, v) for v in self.tail]
-        for j, (c, ref) in enumerate(items):
-            if j < len(self.bins):
-                blo, bhi, _ = self.bins[ref]
-                if blo >= lo_t and bhi <= hi_t:
-                    continue
-                v, _, _, _ = self._rep(ref)
-            else:
-                v = ref
-            below, above = v < lo_t, v > hi_t
-            if below or above:
-                outs[above] += c
+
+        def count(v, c):
+            nonlocal osum
+            if v < lo_t or v > hi_t:
+                outs[v > hi_t] += c
                 osum += v * c
+        for k, (blo, bhi, c) in enumerate(self.bins):
+            if not (blo >= lo_t and bhi <= hi_t):   # a bin inside both fences changes nothing
+                count(self._rep(k)[0], c)
+        for v in self.tail:
+            count(v, 1)
         kept = n - outs[0] - outs[1]
         mean = min(U128_MAX, _round(max(self.sum - osum, 0) * 1000, kept * div)) if kept else 0
         return {"lo": _milli(min(U128_MAX, _round(x * 500, div))), "hi": _milli(min(U128_MAX, _round(y * 500, div))),
@@ -253,9 +251,7 @@ def ns_problems(d):
     p50, mean, hz = d.get("p50"), d.get("mean"), d.get("cycle_hz")
     if not isinstance(p50, Decimal) or not isinstance(mean, Decimal):
         return out
-    pm, mm = int(p50 * 1000), min(U64_MAX, int(mean * 1000))
-    if pm > U64_MAX:
-        return out   # the harness held a saturated p50: its derived figures are not checkable
+    pm, mm = min(U64_MAX, int(p50 * 1000)), min(U64_MAX, int(mean * 1000))   # (the harness's, saturated)
     has = [k for k in ("p50_ns", "mean_ns", "ops_per_s") if k in d]
     if isinstance(hz, int) and hz > 0:
         want = {"p50_ns": _milli(muldiv64(pm, 10**9, hz)), "mean_ns": _milli(muldiv64(mm, 10**9, hz)),
@@ -270,8 +266,8 @@ def ns_problems(d):
         out.append(f"{', '.join(has)} without cycle_hz")
     ppm = d.get("core_per_tick_ppm")
     if isinstance(ppm, int) and ppm > 0:
-        for k, v in (("core_cycles_p50", pm), ("core_cycles_mean", mm)):
+        for k, src, v in (("core_cycles_p50", "p50", pm), ("core_cycles_mean", "mean", mm)):
             w = _milli(muldiv64(v, ppm, 10**6))
             if k in d and d[k] != w:
-                out.append(f"{k} = {d[k]} but {k[12:]} and core_per_tick_ppm = {ppm} give {w}")
+                out.append(f"{k} = {d[k]} but {src} and core_per_tick_ppm = {ppm} give {w}")
     return out

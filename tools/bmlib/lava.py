@@ -819,10 +819,12 @@ def _positive(text):
 
 
 def _memory(text):
-    """--memory as QEMU's -m takes it: a size, a plain number in MiB (512, 2G, 1536M)."""
-    size = _size_bytes(text)
-    if not size:
-        raise argparse.ArgumentTypeError(f"{text!r}: need a size > 0, e.g. 512 (MiB), 1536M or 2G")
+    """--memory as QEMU's -m size takes it: a number > 0, MiB unless a suffix says otherwise
+    (512, 1536M, 1.5G; no B or iB: QEMU refuses those)."""
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)([kKMGTPE]?)", text)
+    if not m or float(m.group(1)) <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: need a size > 0 as QEMU's -m takes it, e.g. 512 (MiB), "
+                                         f"1536M or 1.5G")
     return text
 
 

@@ -48,7 +48,7 @@ def _depth(wide, d):
 
 
 def per_octave(shift):
-    return (FINE - 1 >> shift) + 1
+    return ((FINE - 1) >> shift) + 1
 
 
 def bins_per_octave(n):

@@ -428,6 +428,21 @@ class _Boot:
         compare must not judge them as if they were."""
         if self.meta.get("built_for") != "qemu-icount":
             return
+        # The same from the clock where there is no instructions counter (x86): under -icount
+        # shift=0 one instruction is one nanosecond, so a counter of cycles or TSC ticks runs at
+        # 1 GHz (measured: within 1 ppm); without it, at the host's rate. (SysTick ticks follow
+        # QEMU's clock either way: nothing to tell there.)
+        hz = self.bt.end.get("cycle_hz") if self.bt.end is not None else None
+        if not isinstance(hz, int) or isinstance(hz, bool):
+            hz = next((b.result.get("cycle_hz") for b in self.bt.benches if b.result is not None
+                       and isinstance(b.result.get("cycle_hz"), int)), None)
+        if self.meta.get("cycle_unit") in ("cycles", "tsc_ticks") and isinstance(hz, int) \
+                and abs(hz - 10**9) > 10**7:
+            self.say(("meta",), self.bt.meta, "meta record",
+                     f"built_for = \"qemu-icount\", but the {self.meta.get('cycle_unit')} counter ran at {hz} Hz, "
+                     f"not the 1 GHz of -icount shift=0: this boot ran without -icount, so its figures are "
+                     f"host time, not exact (run it with the board's QEMU line: bm run, or the build's run target)")
+            return
         said = {k[1] for k in self.subjects if k[0] == "bench"}   # (an edited result is said already)
         for b in self.bt.benches:
             r = b.result

@@ -225,7 +225,9 @@ def check_result(d: dict) -> list:
     if t is not None:
         # (5 Q3 - 3 Q1) / 2 can pass 2^64; the firmware prints it exact, in 128 bits
         _order(t, [("tukey.lo", t.dec("lo")), ("tukey.hi", t.dec("hi", hi=DEC128_MAX))])
-        t.dec("mean")
+        # (the mean inside the fences can pass the largest sample: a low outlier leaves at its
+        # bin's representative, which may be below its value; printed exact, in 128 bits)
+        t.dec("mean", hi=DEC128_MAX)
         out = (t.int("out_lo"), t.int("out_hi"))
         if None not in out and n is not None and sum(out) > n:
             t.errs.append(f"tukey out_lo + out_hi = {sum(out)} > n = {n}")
@@ -266,7 +268,7 @@ def check_hist(d: dict) -> list:
     if bpo is not None and n is not None and bpo != layout.bins_per_octave(n):
         f.errs.append(f"bins_per_octave = {bpo} but n = {n} gives {layout.bins_per_octave(n)} "
                       f"(46 up to {layout.U16_MAX_N} samples, 23 above)")
-    topk = f.int("topk", required=False, lo=1, hi=128)
+    topk = f.int("topk", lo=1, hi=128)
     if topk is not None and topk & (topk - 1):
         f.errs.append(f"topk = {topk}: must be a power of two")
     sat = f.obj_("saturated")
@@ -289,6 +291,10 @@ def check_hist(d: dict) -> list:
     for i, (blo, bhi, c) in enumerate(bins):
         if blo > bhi or c < 1:
             f.errs.append(f"bin {i} [{blo}, {bhi}, {c}] is empty or inverted")
+            break
+        if c > 2**32 - 1:
+            # (a count saturates at 2^32-1 and says so; the firmware holds ~10^7 samples)
+            f.errs.append(f"bin {i} [{blo}, {bhi}] counts {c}: a bin holds at most 4294967295")
             break
         if i and blo <= bins[i - 1][1]:
             f.errs.append(f"bin {i} [{blo}, {bhi}] overlaps or precedes bin {i - 1}: bins must ascend")
@@ -313,10 +319,17 @@ def check_hist(d: dict) -> list:
             f.errs.append(f"max = {hi} is not in the last bin")
         if bins and not bins[0][0] <= lo <= bins[0][1]:
             f.errs.append(f"min = {lo} is not in the first bin [{bins[0][0]}, {bins[0][1]}]")
+        if bins and tail and lo > tail[0]:
+            f.errs.append(f"min = {lo} is above the smallest tail value {tail[0]}")
         if not bins and tail and lo != tail[0]:
             f.errs.append(f"min = {lo} but the smallest sample (tail) is {tail[0]}")
         if total is not None and n is not None and not n * lo <= total <= n * hi:
             f.errs.append(f"sum = {total} is not within n x min .. n x max")
+        sat = d.get("saturated")
+        if isinstance(sat, dict) and sat.get("sum") is True and n is not None and n * hi < 2**126:
+            # The sums saturate at 2^127 (sum) and 2^191 (sumsq), not below: a flag that
+            # cannot be true would switch off every check of the sums.
+            f.errs.append(f"saturated.sum = true, but n x max = {n * hi} is far below where a sum saturates (2^127)")
     if not f.errs:
         f.errs += derive.Hist(d).problems()
     return f.errs
