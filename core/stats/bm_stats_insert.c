@@ -101,7 +101,9 @@ __attribute__((noinline)) static uint64_t tail_replace(struct bm_stats *s, uint6
  * ring's top index stays K-1, whose slot holds UINT64_MAX until the tail is full. */
 static void tail_fill(struct bm_stats *s, uint64_t v)
 {
-	unsigned j = s->tail_len++;
+	/* tail_len < K here, so the mask changes nothing; it lets GCC see the index in bounds
+	 * (BM_STATS_TOPK = 1 did not compile: -Warray-bounds) */
+	unsigned j = s->tail_len++ & KM;
 	for (; j && s->tail[j - 1] > v; j--)
 		s->tail[j] = s->tail[j - 1];
 	s->tail[j] = v;

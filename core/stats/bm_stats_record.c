@@ -167,11 +167,13 @@ const char *bm_stats_rebuild_bin(struct bm_stats *s, uint64_t lo, uint64_t hi, u
 
 const char *bm_stats_rebuild_tail(struct bm_stats *s, uint64_t v)
 {
-	if (s->tail_len == K)
+	unsigned len = s->tail_len;
+	if (len >= K)
 		return "the tail is longer than topk";
-	if (s->tail_len && v < s->tail[s->tail_len - 1u])
+	if (len && v < s->tail[len - 1u]) /* (after the test above GCC sees this in bounds for K = 1) */
 		return "the tail is not ascending";
-	s->tail[s->tail_len++] = v;
+	s->tail[len] = v;
+	s->tail_len = (uint8_t)(len + 1u);
 	return 0;
 }
 
