@@ -2,12 +2,13 @@
 each with the exact verdict it must get (complete and clean, or precisely which problems),
 the command's exit statuses and --write, and a fuzz pass that must never crash."""
 import random
+import subprocess
 
 import pytest
 
 import corpus
 from bmlib import log
-from conftest import bm, no_crash
+from conftest import BM, PY, bm, no_crash
 
 CORPUS = corpus.corpus()
 
@@ -35,6 +36,19 @@ def test_lost_record_is_named_once_with_its_seq(write):
     assert p.returncode == 1
     problems = [l for l in p.stdout.splitlines() if ": problem: " in l]
     assert len(problems) == 1 and "seq 9 missing" in problems[0] and "CRC mismatch" in problems[0]
+
+
+def test_huge_seq_jump_is_one_problem(write):
+    """A seq corrupted on the board (a user's overflow hit the kit's counter: 1.5e9) is one
+    gap, named as a range, in bounded memory (it listed every missing number: 24 GB)."""
+    lines = corpus.realistic14()
+    recs = corpus.record_indexes(lines)
+    bumped = list(lines)
+    for k in recs[3:]:
+        bumped[k] = corpus.resign(lines[k], lambda d: d.update(seq=d["seq"] + 1515870807))
+    p = subprocess.run(["/bin/sh", "-c", 'ulimit -v 1000000; exec "$0" "$@"', PY, BM, "check", write("j.log", bumped)],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1 and "seq 3-1515870809 missing" in p.stdout, p.stdout + p.stderr
 
 
 def test_reset_is_one_problem_and_write_keeps_last_boot(write, tmp_path):

@@ -258,8 +258,11 @@ class _Analysis:
         by_seq = {r.seq: r for r in recs}
         if meta.seq != 0:
             self.problem(P, "structure", meta.line, f"line {meta.line}: the meta record has seq {meta.seq}, not 0", meta.seq)
-        missing = [s for s in range(recs[-1].seq + 1) if s not in by_seq]
-        for a, b in _ranges(missing):
+        # The gaps between the seqs that arrived, as ranges: never one entry per missing number
+        # (a corrupted seq can be 1.5e9: listing them took all the memory there was).
+        seqs = [-1] + sorted(by_seq)
+        missing = [(a + 1, b - 1) for a, b in zip(seqs, seqs[1:]) if b > a + 1]
+        for a, b in missing:
             before = by_seq.get(a - 1)
             after = by_seq[b + 1]
             lost = self.bad_between(before.pos if before else -1, after.pos)
