@@ -106,3 +106,20 @@ BM_BENCHMARK(fault_wrong_result, never_right)
 {
 	bm_clobber_memory();
 }
+
+#if ARCH_TEST_HAS_COUNTER_PRESET
+/* Firmware that writes the cycle counter, as a profiler's init or an RTOS port may: back to 0 in
+ * every batch, or on by 10^6 in every batch. Neither may print a figure, nor move the clock the
+ * other benchmarks' ns figures use. */
+BM_BENCHMARK(fault_counter_back, always_right, .max_iters = 1)
+{
+	arch_test_counter_preset(0);
+}
+
+BM_BENCHMARK(fault_counter_jump, always_right, .max_iters = 1)
+{
+	struct arch_snap s;
+	arch_snap_begin(&s);
+	arch_test_counter_preset(s.cycles + 1000000);
+}
+#endif

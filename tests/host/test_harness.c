@@ -268,14 +268,14 @@ static void clock_estimate(void)
 	BM_CHECK(clk.open);
 	BM_CHECK_EQ_U64(clk.cycle_hz, 0); /* nothing to estimate from yet */
 	fake_cycles += 1000000; /* 1 ms of "work" */
-	bm_clock_close(&clk);
+	bm_clock_close(&clk, 0);
 	BM_CHECK(clk.window_ticks >= 10000 && clk.window_ticks <= 10002);
 	BM_CHECK(clk.cycle_hz > 999900000u && clk.cycle_hz < 1000100000u);
 	/* What happens between windows (a benchmark's setup writing the counter) is not counted. */
 	fake_cycles += 123456789;
 	bm_clock_open(&clk);
 	fake_cycles += 9000000;
-	bm_clock_close(&clk);
+	bm_clock_close(&clk, 0);
 	BM_CHECK(clk.window_ticks >= 100000 && clk.window_ticks <= 100004);
 	BM_CHECK(clk.cycle_hz > 999990000u && clk.cycle_hz < 1000010000u);
 	/* A window left open by a fault is dropped by the next open. */
@@ -283,13 +283,41 @@ static void clock_estimate(void)
 	fake_cycles += 55555555;
 	bm_clock_open(&clk);
 	fake_cycles += 1000000;
-	bm_clock_close(&clk);
+	bm_clock_close(&clk, 0);
 	BM_CHECK(clk.cycle_hz > 999990000u && clk.cycle_hz < 1000010000u);
-	/* A time-based batch size asks for an estimate before the first benchmark: 1 ms of spin. */
+	/* A window whose counter was written during it (moved on by 10^6 cycles in a 1 ms window:
+	 * twice the rate) is left out of the clock: 1 when its timed batches fit the window's
+	 * ticks (the write was elsewhere, e.g. in verify), -1 when they hold the written cycles. A
+	 * counter written backwards is left out too; a window 0.5% off is within the tolerance. */
+	uint64_t ticks = clk.window_ticks, hz = clk.cycle_hz;
+	bm_clock_open(&clk);
+	fake_cycles += 1000000;                       /* 1 ms of work ... */
+	fake_cycles += 1000000;                       /* ... and the counter written on by 10^6 */
+	fake_counter_skew += 1000000;
+	BM_CHECK(bm_clock_close(&clk, 900000) == 1);
+	BM_CHECK_EQ_U64(clk.window_ticks, ticks);
+	BM_CHECK_EQ_U64(clk.cycle_hz, hz);
+	bm_clock_open(&clk);
+	fake_cycles += 2000000;
+	fake_counter_skew += 1000000;
+	BM_CHECK(bm_clock_close(&clk, 1900000) == -1);
+	BM_CHECK_EQ_U64(clk.window_ticks, ticks);
+	bm_clock_open(&clk);
+	fake_cycles += 1000000;
+	fake_cycles -= 3000000;                       /* written back */
+	fake_counter_skew -= 3000000;
+	BM_CHECK(bm_clock_close(&clk, 0) == 1);
+	BM_CHECK_EQ_U64(clk.window_ticks, ticks);
+	bm_clock_open(&clk);
+	fake_cycles += 1005000;                       /* 0.5%: inside the tolerance */
+	fake_counter_skew += 5000;
+	BM_CHECK(bm_clock_close(&clk, 1000000) == 0);
+	BM_CHECK(clk.window_ticks > ticks);
+	/* The boot's reference window: 64 ticks of spin (1 ms where the batch size is in time). */
 	struct bm_clock c2 = {0};
-	bm_clock_spin(&c2, 1);
-	BM_CHECK(c2.window_ticks >= 10000 && c2.window_ticks <= 10002);
-	BM_CHECK(c2.cycle_hz > 999000000u && c2.cycle_hz < 1001000000u);
+	bm_clock_spin(&c2, 64);
+	BM_CHECK(c2.window_ticks >= 64 && c2.window_ticks <= 66);
+	BM_CHECK(c2.cycle_hz > 970000000u && c2.cycle_hz < 1030000000u);
 }
 
 static int select_prefix(const char *name, void *ctx)

@@ -128,6 +128,12 @@ static inline uint64_t bm_stats_count(const struct bm_stats *s)
 	return s->nc + BM_ST_NC0 + s->tail_len;
 }
 
+/* The largest sample (0: none): the tail ring's last, exact. */
+static inline uint64_t bm_stats_max(const struct bm_stats *s)
+{
+	return s->tail_len ? s->tail[(s->tail_h + s->tail_len) & (BM_STATS_TOPK - 1u)] : 0;
+}
+
 /* 1: the fast path computes in 32-bit words where v < 2^32 allows (on a 32-bit core a 64-bit
  * square or shift is several instructions). Follows the word size; the host tests build both. */
 #ifndef BM_ST_NARROW
