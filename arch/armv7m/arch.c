@@ -107,6 +107,19 @@ void armv7m_systick_arm(struct bm_alarm *a, uint32_t ms)
 	const struct armv7m_systick_alarm *s = (const struct armv7m_systick_alarm *)a;
 	if (!systick_present || !s->hz || !ms)
 		return;
+	/* The watchdog is the SysTick exception: SysTick set up as the kit has it (a benchmark's
+	 * setup may have made it an RTOS tick), and interrupts on (one may have left them masked,
+	 * cpsid i, which kept every later hang from being stopped), as the other arches' arm does. */
+	if (REG(SYST_RVR) != SYST_PERIOD - 1u ||
+	    (REG(SYST_CSR) & 7u) != (SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE)) {
+		REG(SYST_RVR) = SYST_PERIOD - 1u;
+		REG(SYST_CSR) = SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE;
+	}
+	REG(SCB_SHPR3) = (REG(SCB_SHPR3) & 0x00ffffffu) | 0xff000000u;
+#if MAINLINE
+	__asm__ volatile("msr basepri, %0" : : "r"(0u));
+#endif
+	__asm__ volatile("cpsie i" : : : "memory");
 	watchdog.armed = 0;
 	barrier();
 	watchdog.deadline = systick_now() + (uint64_t)ms * (s->hz / 1000u);

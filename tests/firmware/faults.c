@@ -2,8 +2,8 @@
  * calibration and kernel benchmarks (linked into the same image). Each faulty one must be reported
  * with its kind, and every other one must report ok with the same figures as in the kit's image
  * (tests/qemu checks both). BM_TEST_BAD_ADDRESS comes from the board (an address nothing answers). */
+#include "bm/bench.h" /* (first: arch/test.h asks arch/arch.h whether this is a hosted build) */
 #include "arch/test.h"
-#include "bm/bench.h"
 
 static int never_right(void)
 {
@@ -47,6 +47,21 @@ static uint32_t misaligned_words[4];
 BM_BENCHMARK(fault_misaligned, never_right)
 {
 	bm_do_not_optimize(arch_test_misaligned((const char *)misaligned_words + 1));
+}
+#endif
+
+#if ARCH_TEST_HAS_IRQ_OFF
+/* Leaves interrupts masked from its setup and passes (runs just before fault_hang, in name order):
+ * the hang after it must still be stopped by the watchdog. */
+static int irqs_off_setup(void)
+{
+	arch_test_irq_off();
+	return 0;
+}
+
+BM_BENCHMARK(fault_before_hang_irqs_off, always_right, .setup = irqs_off_setup)
+{
+	bm_clobber_memory();
 }
 #endif
 
