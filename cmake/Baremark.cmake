@@ -340,7 +340,7 @@ function(baremark_add_firmware)
     WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR} COMMAND_EXPAND_LISTS VERBATIM)
   add_custom_target(${name}-build-info
     COMMAND ${BAREMARK_DIR}/tools/bm-build-info --out ${gen}/build_info.c --kit ${BAREMARK_DIR}
-            --compile-commands ${CMAKE_BINARY_DIR}/compile_commands.json --source ${first_src}
+            --compile-commands ${CMAKE_BINARY_DIR}/compile_commands.json --source ${first_src} --target ${name}
             "--label=${label}" --built-for ${built_for}
     BYPRODUCTS ${gen}/build_info.c VERBATIM)
   add_dependencies(${name} ${name}-build-info)

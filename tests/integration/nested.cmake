@@ -5,7 +5,8 @@
 #   -DSRC=<source dir> -DWORK=<build dir> -DARGS=<-D...;...> [-DFAIL_REGEX=<regex>] [-DCTEST=1]
 #   [-DCHECK=<check-log arguments>] -DCHECKER=<check-log> [-DBASE_RUN=<runner> -DBASE_CMD=<qemu line>]
 #   [-DBM=<tools/bm> -DGATE=<bm compare arguments> -DGATE_STATUS=<expected status>]: after the
-#   check, `bm compare BASE_LOG RUN_LOG GATE` (the baseline against this build) must exit so
+#   check, `bm compare BASE_LOG RUN_LOG GATE` (the baseline against this build) must exit so;
+#   [-DRUN2=<target> -DCHECK2=<check-log arguments>]: a second image's run target, checked too
 file(REMOVE_RECURSE ${WORK})
 # A baseline run of the enclosing build's image, saved beside WORK, for comparisons.
 if(DEFINED BASE_CMD)
@@ -52,6 +53,16 @@ if(DEFINED CHECK)
   execute_process(COMMAND ${CHECKER} ${WORK}/run.log ${CHECK} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "the records are not as expected")
+  endif()
+endif()
+if(DEFINED RUN2)
+  execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK} --target ${RUN2} OUTPUT_FILE ${WORK}/run2.log RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the second image did not pass (${RUN2}: status ${rc}); log: ${WORK}/run2.log")
+  endif()
+  execute_process(COMMAND ${CHECKER} ${WORK}/run2.log ${CHECK2} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the second image's records are not as expected")
   endif()
 endif()
 if(DEFINED GATE)
