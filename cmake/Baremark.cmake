@@ -11,7 +11,10 @@
 # console, return the guest's status), <NAME>-debug (QEMU waiting for gdb), <NAME>-flash (boards
 # that flash), <NAME>-size, and a ctest boot test <NAME>.boot; the first image of a project also
 # gets the plain names run, debug, flash and size. All images of one build tree share its
-# toolchain (one arch), so one project can build for several boards of that arch.
+# toolchain (one arch), so one project can build for several boards of that arch. LIBRARIES are
+# for the code benchmarks call: a BM_BENCHMARK in a library is refused at build time (a static
+# library's member is linked only when called, so it would never run); benchmark names are
+# letters, digits and _.
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/BaremarkToolchain.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/BaremarkOptions.cmake)
@@ -334,8 +337,16 @@ function(baremark_add_firmware)
   set(first_src ${own} ${tp})
   list(GET first_src 0 first_src)
   get_filename_component(first_src ${first_src} ABSOLUTE)
+  # A static library in LIBRARIES is scanned too: its members are linked only when called, so a
+  # BM_BENCHMARK there would never reach the image, and bm-link says so (an object library's
+  # objects are linked: linker/common.ld's .bm_stray catches those). Evaluated at generation
+  # time, as the library may be defined after this call.
+  set(libs)
+  foreach(l ${FW_LIBRARIES})
+    list(APPEND libs "--library=$<$<TARGET_EXISTS:${l}>:$<$<STREQUAL:$<TARGET_PROPERTY:${l},TYPE>,STATIC_LIBRARY>:$<TARGET_FILE:${l}>>>")
+  endforeach()
   add_custom_command(TARGET ${name} PRE_LINK
-    COMMAND ${BAREMARK_DIR}/tools/bm-link --nm=${CMAKE_NM} "--select=${select}"
+    COMMAND ${BAREMARK_DIR}/tools/bm-link --nm=${CMAKE_NM} "--select=${select}" ${libs}
             --out ${gen} --hosted $<BOOL:${BM_HOSTED}> "$<TARGET_OBJECTS:${name}>"
     WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR} COMMAND_EXPAND_LISTS VERBATIM)
   add_custom_target(${name}-build-info
@@ -345,7 +356,7 @@ function(baremark_add_firmware)
     BYPRODUCTS ${gen}/build_info.c VERBATIM)
   add_dependencies(${name} ${name}-build-info)
   set_source_files_properties(${gen}/build_info.c TARGET_DIRECTORY ${name} PROPERTIES GENERATED ON)
-  file(TOUCH ${gen}/bm_registry.ld)
+  file(TOUCH ${gen}/bm_registry.ld ${gen}/bm_unselected.ld)
   if(NOT EXISTS ${gen}/build_info.c)
     file(WRITE ${gen}/build_info.c "/* written by tools/bm-build-info at build time */\n")
   endif()
