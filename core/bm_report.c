@@ -476,14 +476,14 @@ void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int 
 		if (run->clk.cycle_hz) {
 			bm_out_str("clock: ");
 			out_hz(run->clk.cycle_hz);
-			bm_out_str(", estimated against the timer over the whole run (");
+			bm_out_str(", estimated against the timer over the benchmarks' windows (");
 			bm_out_u64(run->clk.window_ticks);
 			bm_out_str(" ticks)\n");
 		}
 		if (shares_known(t)) {
 			bm_out_str("time: timed batches ");
 			out_pct(t->body_cycles, t->run_cycles);
-			bm_out_str(", the benchmarks' setup/verify ");
+			bm_out_str(", the benchmarks' code outside them ");
 			out_pct(t->user_cycles, t->run_cycles);
 			bm_out_str(", the kit itself ");
 			out_pct(t->run_cycles - t->body_cycles - t->user_cycles, t->run_cycles);

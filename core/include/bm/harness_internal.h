@@ -67,7 +67,9 @@ struct bm_bench_result {
 	uint32_t core_per_tick_ppm;  /* core cycles per counter tick (0: the counter is the core clock) */
 	uint32_t drift_ppm;         /* spread of the four quarters' fastest batches (machine speed drift) */
 	uint64_t body_cycles;       /* counter cycles inside the timed batches (all of them: calibration, warm-up, samples) */
-	uint64_t user_cycles;       /* ... in the benchmark's setup, verify and teardown */
+	uint64_t user_cycles;       /* ... in the benchmark's setup, verify and teardown (a fault or the
+	                             * watchdog ended it: all of its time outside the batches) */
+	uint64_t start_cycles;      /* the counter when the kit started it */
 	struct bm_stats_report rep; /* statistics of cycles per iteration */
 };
 
