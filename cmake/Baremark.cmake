@@ -109,6 +109,14 @@ function(_bm_libc_flags board libc cout lout)
     set(c --specs=${specs})
     set(l --specs=${specs} -nostartfiles)
   elseif(libc STREQUAL "newlib")
+    # Debian ships newlib(-nano) for arm-none-eabi only: say so here, not as a missing spec
+    # file in the middle of the build.
+    execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=nano.specs OUTPUT_VARIABLE specs
+                    OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+    if(NOT IS_ABSOLUTE "${specs}")
+      message(FATAL_ERROR "Board ${board}: BM_LIBC=newlib, but ${CMAKE_C_COMPILER} has no newlib (nano.specs): "
+                          "Debian ships it for arm-none-eabi only. Use BM_LIBC=picolibc or none for this board.")
+    endif()
     set(c --specs=nano.specs)
     set(l --specs=nano.specs -nostartfiles)
   else()

@@ -553,7 +553,10 @@ static __attribute__((noinline)) int run_guarded(const struct bm_bench *b, const
 	/* The kit's own state first: if the benchmark wrote over it, no check below can be trusted. */
 	if (!bm_guard_kit_intact(kit))
 		return -1;
-	/* Whatever the benchmark said, a write outside its stack or scratch voids its figures. */
+	/* Whatever the benchmark said, a write outside its stack or scratch voids its figures. Found
+	 * only now, so named by the last of its own code that ran (not "teardown" when it has none). */
+	if (!b->teardown && res->status == BM_ST_OK)
+		bm_recover_phase("verify");
 	int band_touched;
 	res->stack_used_bytes = bm_guard_stack_check(&band_touched);
 	if (band_touched && res->status != BM_ST_STACK_OVERFLOW)
