@@ -52,14 +52,22 @@ int bm_guard_stack_fault(const struct bm_fault *f)
 	return (f->sp && f->sp < band) || (f->has_addr && f->addr >= lo && f->addr < band);
 }
 
+/* Around all of the kit's .bss on bare metal (linker/common.ld places them), so that a user's
+ * global that overflows upward meets one of these, not one of the kit's own variables. Sections
+ * of their own (not .bss.*) so that the linker script can put one at each end. */
+static volatile uint64_t bss_lo __attribute__((section(".bm_kit_guard.lo"), used));
+static volatile uint64_t bss_hi __attribute__((section(".bm_kit_guard.hi"), used));
+
 void bm_guard_kit_init(struct bm_kit_state *k)
 {
 	k->head = BM_KIT_GUARD_WORD;
 	k->tail = BM_KIT_GUARD_WORD;
+	bss_lo = BM_KIT_GUARD;
+	bss_hi = BM_KIT_GUARD;
 }
 
 int bm_guard_kit_intact(const struct bm_kit_state *k)
 {
-	return k->head == BM_KIT_GUARD_WORD && k->tail == BM_KIT_GUARD_WORD && bm_scratch_state_intact() &&
-	       bm_recover_state_intact() && bm_rec_state_intact();
+	return k->head == BM_KIT_GUARD_WORD && k->tail == BM_KIT_GUARD_WORD && bss_lo == BM_KIT_GUARD &&
+	       bss_hi == BM_KIT_GUARD && bm_scratch_state_intact() && bm_recover_state_intact() && bm_rec_state_intact();
 }
