@@ -13,9 +13,9 @@ set(BM_BOARD_SOURCES board.c ../drivers/uart_ns16550.c ../drivers/riscv_clint.c)
 # set(BM_QEMU_VARIANTS v1) + set(BM_QEMU_v1 ...)  # more QEMU lines the tests boot the image with
 # set(BM_EXIT_MAP direct)                # direct (default) or isa-debug-exit: how QEMU's status maps
 # set(BM_FLASH openocd -f @DIR@/openocd.cfg -c "program @ELF@ verify reset exit")
-# set(BM_POST_BUILD ${CMAKE_COMMAND} -E copy @BIN@ @OUTDIR@/kernel8.img)
+# set(BM_POST_BUILD ${CMAKE_COMMAND} -E copy @BIN@ @OUTDIR@/@NAME@.kernel8.img)
 # set(BM_BOARD_DEFINES X=1)              # compile definitions for the kit's own code on this board
 # set(BM_SUITE_SMALL ON)                 # little RAM (16-32 KiB): the kit's own suite takes smaller inputs
 # set(BM_SELECT_DEFAULT "^(?!stats_)")   # the selection when BM_SELECT is empty (Python regex)
 # set(BM_TEST_BAD_ADDRESS 0xa0000000)    # an address nothing answers (the fault-injection test loads it)
-# Placeholders: @ELF@ @BIN@ @HEX@ (the image), @OUTDIR@ (its folder), @DIR@ (this folder).
+# Placeholders: @ELF@ @BIN@ @HEX@ (the image), @NAME@ (its name), @OUTDIR@ (its folder), @DIR@ (this folder).
