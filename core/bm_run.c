@@ -110,16 +110,8 @@ int bm_run(const struct bm_config *cfg)
 	}
 
 	bm_measure_overhead(&run.oh);
-	/* The clock's first window, before any benchmark: the rate every benchmark's window is held
-	 * to (a benchmark that writes the counter would else set it for all the others), and the
-	 * clock a batch size in time needs. 64 ticks (3% from the edges, which the first window's
-	 * tolerance allows for; 64 us on a 1 MHz timer, 0.08% of a run); 1 ms where the batch size
-	 * is in time. */
-	struct bm_timer *timer = bm_port_timer();
-	if (timer) {
-		uint64_t ticks = cfg->min_batch_ns ? timer->hz / 1000 : 0;
-		bm_clock_spin(&run.clk, (uint32_t)(ticks > 64 ? (ticks < UINT32_MAX ? ticks : UINT32_MAX) : 64));
-	}
+	if (cfg->min_batch_ns) /* a batch size in time needs the clock before the first benchmark */
+		bm_clock_spin(&run.clk, 1);
 	/* The batch target: the largest of the configured cycles, the time asked for, and the
 	 * read-overhead floor. */
 	if (cfg->min_batch_ns && run.clk.cycle_hz)

@@ -87,15 +87,11 @@ void bm_scratch_reset(void);
 void bm_scratch_seal(void);
 int bm_scratch_intact(void);
 void bm_measure_overhead(struct bm_overhead *oh);
-/* A window of the clock estimate opens and closes (closing updates cycle_hz). A window whose
- * counter rate disagrees with the estimate so far (the counter was written during it) is left
- * out: closing then returns -1 when the timed batches inside it (timed_cycles) hold more cycles
- * than its ticks allow (the write was in them), 1 when not (it was elsewhere), else 0.
- * bm_clock_spin is one window of `ticks`, at boot: the reference the first benchmark's window is
- * judged against, and the clock a time-based batch size needs. */
+/* A window of the clock estimate opens and closes (closing updates cycle_hz). bm_clock_spin is
+ * one window of `ms`, for where a time-based batch size needs the clock before any benchmark. */
 void bm_clock_open(struct bm_clock *clk);
-int bm_clock_close(struct bm_clock *clk, uint64_t timed_cycles);
-void bm_clock_spin(struct bm_clock *clk, uint32_t ticks);
+void bm_clock_close(struct bm_clock *clk);
+void bm_clock_spin(struct bm_clock *clk, uint32_t ms);
 struct bm_kit_state;
 /* Runs one benchmark end to end, filling the kit's (shared) statistics state. Returns 0, or -1
  * when the benchmark wrote over the kit's own state: then nothing about it can be trusted. */

@@ -14,7 +14,7 @@ struct arch_snap {
 };
 
 /* The scripted clock (tests/host/fake/fake_arch.c). */
-extern uint64_t fake_cycles, fake_instret, fake_counter_skew;
+extern uint64_t fake_cycles, fake_instret;
 extern uint64_t fake_read_cost_cycles;   /* each counter read advances the clock by this */
 extern uint64_t fake_read_cost_instret;
 
