@@ -11,12 +11,12 @@ volatile int bm_probe_faulted;
 void bm_board_exit(int status)
 {
 	const struct bm_exit *e = board_desc.exit;
-	/* 20 ms of the board's timer first: an emulator whose exit device ends it at once drops the
+	/* 5 ms of the board's timer first: an emulator whose exit device ends it at once drops the
 	 * console output that a host reading it through a pseudo-terminal (QEMU -serial pty, bm
 	 * capture --port) has not taken yet, which was the end record now and then. */
 	struct bm_timer *t = bm_port_timer();
 	if (e && e->exit && t && t->hz) {
-		uint64_t until = t->read(t) + t->hz / 50;
+		uint64_t until = t->read(t) + t->hz / 200;
 		for (uint32_t spins = 0; (int64_t)(t->read(t) - until) < 0 && spins < (1u << 26); spins++)
 			;
 	}
