@@ -12,9 +12,9 @@
 # that flash), <NAME>-size, and a ctest boot test <NAME>.boot; the first image of a project also
 # gets the plain names run, debug, flash and size. All images of one build tree share its
 # toolchain (one arch), so one project can build for several boards of that arch. LIBRARIES are
-# for the code benchmarks call: a BM_BENCHMARK in a library is refused at build time (a static
-# library's member is linked only when called, so it would never run); benchmark names are
-# letters, digits and _.
+# for the code benchmarks call; a BM_BENCHMARK in an object library is registered like the
+# image's own, one in a static library is refused at build time (its member is linked only when
+# called, so it would never run); benchmark names are letters, digits and _.
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/BaremarkToolchain.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/BaremarkOptions.cmake)
@@ -346,17 +346,21 @@ function(baremark_add_firmware)
   set(first_src ${own} ${tp})
   list(GET first_src 0 first_src)
   get_filename_component(first_src ${first_src} ABSOLUTE)
-  # A static library in LIBRARIES is scanned too: its members are linked only when called, so a
-  # BM_BENCHMARK there would never reach the image, and bm-link says so (an object library's
-  # objects are linked: linker/common.ld's .bm_stray catches those). Evaluated at generation
-  # time, as the library may be defined after this call.
+  # Libraries in LIBRARIES: an object library's objects are linked whole, so its benchmarks are
+  # the image's like any source's (bm-link registers them); a static library's members are linked
+  # only when called, so a BM_BENCHMARK there would never run, and bm-link says so. Evaluated at
+  # generation time, as the library may be defined after this call. (linker/common.ld's
+  # .bm_stray catches any registration that still gets past.)
   set(libs)
+  set(lib_objects)
   foreach(l ${FW_LIBRARIES})
-    list(APPEND libs "--library=$<$<TARGET_EXISTS:${l}>:$<$<STREQUAL:$<TARGET_PROPERTY:${l},TYPE>,STATIC_LIBRARY>:$<TARGET_FILE:${l}>>>")
+    set(_type "$<TARGET_PROPERTY:${l},TYPE>")
+    list(APPEND libs "--library=$<$<TARGET_EXISTS:${l}>:$<$<STREQUAL:${_type},STATIC_LIBRARY>:$<TARGET_FILE:${l}>>>")
+    list(APPEND lib_objects "$<$<TARGET_EXISTS:${l}>:$<$<STREQUAL:${_type},OBJECT_LIBRARY>:$<TARGET_OBJECTS:${l}>>>")
   endforeach()
   add_custom_command(TARGET ${name} PRE_LINK
     COMMAND ${BAREMARK_DIR}/tools/bm-link --nm=${CMAKE_NM} "--select=${select}" ${libs}
-            --out ${gen} --hosted $<BOOL:${BM_HOSTED}> "$<TARGET_OBJECTS:${name}>"
+            --out ${gen} --hosted $<BOOL:${BM_HOSTED}> "$<TARGET_OBJECTS:${name}>" ${lib_objects}
     WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR} COMMAND_EXPAND_LISTS VERBATIM)
   add_custom_target(${name}-build-info
     COMMAND ${BAREMARK_DIR}/tools/bm-build-info --out ${gen}/build_info.c --kit ${BAREMARK_DIR}
