@@ -121,7 +121,7 @@ void bm_clock_close(struct bm_clock *clk)
 	uint64_t ticks = timer_edge(timer, &cycles) - clk->open_ticks, dc = cycles - clk->open_cycles;
 	/* No window lasts 2^63 cycles: the counter was set back during it (the counter-wrap self-test
 	 * does so in verify; a benchmark may in its batches): left out, or it would be the clock. */
-	if (!cycles || !ticks || dc >> 63)
+	if (!cycles || !ticks || dc >> 63 || ticks >> 63) /* (or the timer was set back) */
 		return;
 	clk->window_ticks += ticks;
 	clk->window_cycles += dc;
@@ -516,13 +516,16 @@ static __attribute__((noinline)) int run_guarded(const struct bm_bench *b, const
 	} else {
 		struct bm_alarm *alarm = bm_port_alarm;
 		uint32_t ms = b->timeout_ms ? b->timeout_ms : cfg->bench_timeout_ms;
+		/* Armed inside the recovery's reach, disarmed before it ends: arming and disarming
+		 * unmask interrupts (Cortex-M), and one the benchmark left pending is then its own
+		 * trap, not the run's abort. Disarmed with or without a budget, for the same unmask. */
+		bm_recover_arm();
 		if (alarm && ms)
 			alarm->arm(alarm, ms);
-		bm_recover_arm();
 		int intact = measure(b, cfg, oh, clk, kit, res) == 0;
-		bm_recover_disarm();
-		if (alarm && ms)
+		if (alarm)
 			alarm->disarm(alarm);
+		bm_recover_disarm();
 		if (!intact)
 			return -1;
 	}

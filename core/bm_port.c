@@ -16,9 +16,14 @@ void bm_board_exit(int status)
 	 * capture --port) has not taken yet, which was the end record now and then. */
 	struct bm_timer *t = bm_port_timer();
 	if (e && e->exit && t && t->hz) {
-		uint64_t until = t->read(t) + t->hz / 200;
-		for (uint32_t spins = 0; (int64_t)(t->read(t) - until) < 0 && spins < (1u << 26); spins++)
-			;
+		/* (a timer not started yet, as before bm_run's init of it, reads the same value: after
+		 * 4096 such reads in a row there is nothing to wait for) */
+		uint64_t last = t->read(t), until = last + t->hz / 200;
+		for (uint32_t same = 0; (int64_t)(last - until) < 0 && same < 4096u;) {
+			uint64_t now = t->read(t);
+			same = now == last ? same + 1 : 0;
+			last = now;
+		}
 	}
 	if (e && e->exit)
 		e->exit(e, status);
