@@ -69,5 +69,5 @@ void bm_guard_kit_init(struct bm_kit_state *k)
 int bm_guard_kit_intact(const struct bm_kit_state *k)
 {
 	return k->head == BM_KIT_GUARD_WORD && k->tail == BM_KIT_GUARD_WORD && bss_lo == BM_KIT_GUARD &&
-	       bss_hi == BM_KIT_GUARD && bm_scratch_state_intact() && bm_recover_state_intact() && bm_rec_state_intact();
+	       bss_hi == BM_KIT_GUARD && bm_scratch_state_intact() && bm_recover_state_intact();
 }

@@ -5,7 +5,6 @@
 #include "bm/crc32.h"
 #include "bm/port.h"
 #include "bm/out.h"
-#include "bm/harness_internal.h" /* BM_KIT_GUARD */
 
 /* Straight to the console: a record's text holds no newline (JSON escapes control characters;
  * its one line end is bm_rec_end's, through bm_out_str), so nothing needs CR LF here. */
@@ -110,19 +109,9 @@ static void key(struct bm_record *r, const char *k)
 	put_raw(r, "\":");
 }
 
-/* The record counter, between guard words like the rest of the kit's state (bm_guard_kit_intact
- * asks bm_rec_state_intact after every benchmark): a user's global that overflows into it would
- * otherwise renumber every later record (a seq of 1.5e9 once), with nothing said. */
-static struct {
-	uint64_t head;
-	uint32_t next_seq;
-	uint64_t tail;
-} rs = {BM_KIT_GUARD, 0, BM_KIT_GUARD};
-
-int bm_rec_state_intact(void)
-{
-	return rs.head == BM_KIT_GUARD && rs.tail == BM_KIT_GUARD;
-}
+/* (In the kit's .bss, between the guard words linker/common.ld puts around it: a user's global
+ * that overflowed into it renumbered every later record, a seq of 1.5e9 once, unsaid.) */
+static uint32_t next_seq;
 
 void bm_rec_begin(struct bm_record *r, const char *type)
 {
@@ -130,14 +119,14 @@ void bm_rec_begin(struct bm_record *r, const char *type)
 	while (*m && *m == *t)
 		m++, t++;
 	if (*m == *t) /* a meta record starts a boot */
-		rs.next_seq = 0;
+		next_seq = 0;
 	r->crc = ~0u;
 	r->need_comma = 0;
 	r->len = 0;
 	put(r, '{');
 	bm_rec_str(r, "type", type);
 	bm_rec_u64(r, "format", BM_RECORD_FORMAT);
-	bm_rec_u64(r, "seq", rs.next_seq++);
+	bm_rec_u64(r, "seq", next_seq++);
 }
 
 void bm_rec_str(struct bm_record *r, const char *k, const char *value)

@@ -102,6 +102,17 @@ int armv7m_systick_alarm_init(struct bm_alarm *a)
 	return !systick_present || s->hz < 1000u;
 }
 
+#define SYST_CSR_KIT (SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE)
+
+/* SysTick as the kit has it: 24-bit period, the processor clock, the wrap interrupt at the lowest
+ * priority (CVR left alone: the count goes on). */
+static void systick_configure(void)
+{
+	REG(SYST_RVR) = SYST_PERIOD - 1u;
+	REG(SCB_SHPR3) = (REG(SCB_SHPR3) & 0x00ffffffu) | 0xff000000u;
+	REG(SYST_CSR) = SYST_CSR_KIT;
+}
+
 void armv7m_systick_arm(struct bm_alarm *a, uint32_t ms)
 {
 	const struct armv7m_systick_alarm *s = (const struct armv7m_systick_alarm *)a;
@@ -110,12 +121,8 @@ void armv7m_systick_arm(struct bm_alarm *a, uint32_t ms)
 	/* The watchdog is the SysTick exception: SysTick set up as the kit has it (a benchmark's
 	 * setup may have made it an RTOS tick), and interrupts on (one may have left them masked,
 	 * cpsid i, which kept every later hang from being stopped), as the other arches' arm does. */
-	if (REG(SYST_RVR) != SYST_PERIOD - 1u ||
-	    (REG(SYST_CSR) & 7u) != (SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE)) {
-		REG(SYST_RVR) = SYST_PERIOD - 1u;
-		REG(SYST_CSR) = SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE;
-	}
-	REG(SCB_SHPR3) = (REG(SCB_SHPR3) & 0x00ffffffu) | 0xff000000u;
+	if (REG(SYST_RVR) != SYST_PERIOD - 1u || (REG(SYST_CSR) & 7u) != SYST_CSR_KIT)
+		systick_configure();
 #if MAINLINE
 	__asm__ volatile("msr basepri, %0" : : "r"(0u));
 #endif
@@ -663,10 +670,8 @@ static int systick_start(void)
 	uint32_t csr = 0;
 	if (!BM_PROBE(REG(SYST_CSR) = 0))
 		return 0;
-	REG(SYST_RVR) = SYST_PERIOD - 1;
 	REG(SYST_CVR) = 0;
-	REG(SCB_SHPR3) = (REG(SCB_SHPR3) & 0x00ffffffu) | 0xff000000u;
-	REG(SYST_CSR) = SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE;
+	systick_configure();
 	csr = REG(SYST_CSR);
 	if (!(csr & SYST_CSR_ENABLE))
 		return 0; /* RAZ/WI: not implemented */

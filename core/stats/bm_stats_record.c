@@ -94,7 +94,7 @@ void bm_stats_hist_fields(struct bm_record *r, const struct bm_stats *s)
 	fmt_wide(b, &s2);
 	bm_rec_u64(r, "n", n);
 	bm_rec_u64(r, "min", n == 0 ? 0 : s->top != EMPTY_TOP ? s->min : bm_st_tail_at(s, 0));
-	bm_rec_u64(r, "max", n == 0 ? 0 : bm_st_tail_at(s, s->tail_len - 1u));
+	bm_rec_u64(r, "max", bm_stats_max(s));
 	bm_rec_u128(r, "sum", wide128(&s1)); /* < 2^127 for n < 2^63 */
 	bm_rec_num(r, "sumsq", b);
 	bm_rec_u64(r, "topk", K);

@@ -507,7 +507,7 @@ BM_NO_LIBCALLS void bm_stats_report(const struct bm_stats *s, uint64_t div, stru
 	if (n == 0)
 		return;
 	r->min_raw = s->top != EMPTY_TOP ? s->min : bm_st_tail_at(s, 0);
-	r->max_raw = bm_st_tail_at(s, s->tail_len - 1u);
+	r->max_raw = bm_stats_max(s);
 	struct bm_u128 m;
 	scaled(r->min_raw, 0, 1000, div, &m);
 	r->min_milli = sat64(m);

@@ -117,12 +117,11 @@ void bm_recover_set(void *a, void *b, void *c);
 void *bm_recover_get(unsigned i);
 
 /* The kit's own state, between guard words, checked after every benchmark before anything else
- * reads it: the statistics state here, the scratch allocator's, the recovery's and the record
- * counter's in their modules. */
+ * reads it: the statistics state here, the scratch allocator's and the recovery's in their
+ * modules, and on bare metal all of the kit's .bss (core/bm_guard.c). */
 #define BM_KIT_GUARD 0x6b69745f67756172ull /* "kit_guar" */
 int bm_scratch_state_intact(void);
 int bm_recover_state_intact(void);
-int bm_rec_state_intact(void); /* the record counter (bm_record.c) */
 /* The statistics state between guard words of the core's word size: the timed samples check
  * both after every batch, and on a 32-bit core a 64-bit word took twice the instructions. */
 #define BM_KIT_GUARD_WORD ((uintptr_t)BM_KIT_GUARD)
