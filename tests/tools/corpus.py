@@ -255,6 +255,15 @@ def value_edits():
         ("end-stack", "end", lambda d: d.update(stack_used_bytes=d["stack_bytes"])),
         ("end-cycles", "end", lambda d: d.update(body_cycles=d["run_cycles"] + 1)),
         ("start-index", "start", lambda d: d.update(index=d["of"] + 1)),
+        # Impossible from the figures alone (a log with hist:false has nothing else to tell by).
+        ("stddev-spread", "result", lambda d: d.update(stddev=(d["max"] - d["min"]) * 2 + Decimal("1.000"))),
+        ("ci95-not-t", "result", lambda d: d.update(ci95=d["ci95"] * 3 + Decimal("1.000"))),
+        ("fence-above-p50", "result", lambda d: d["tukey"].update(lo=d["p50"] + 1, hi=d["tukey"]["hi"] + d["p50"] + 1)),
+        ("tukey-all-out", "result", lambda d: d["tukey"].update(out_lo=d["n"] - d["tukey"]["out_hi"])),
+        ("settled-early", "result", sub("warmup", "batches", 3)),
+        ("u32-overflow", "result", setk("below_overhead", 2**32)),
+        # (too few ticks for the batches of a run that passed; too many for any run)
+        ("end-ticks", "end", lambda d: d.update(clock_ticks=1 if d["ok"] == d["results"] else d["clock_ticks"] * 1000)),
         ("fail-with-figures", "failresult", lambda d: d.update(min=Decimal("1.000"))),
         ("trap-no-cause", "trapresult", lambda d: d["trap"].pop("cause")),
         ("phase", "failresult", setk("phase", "lunch")),
@@ -263,7 +272,7 @@ def value_edits():
 
 # Edits that affect more than one subject, with the problems they must give.
 _VALUE_KINDS = {"meta-benchmarks": ["count"], "end-ok": ["end"], "end-results": ["count", "end"],
-                "end-exit": ["end"], "end-stack": ["end"], "end-cycles": ["end"]}
+                "end-exit": ["end"], "end-stack": ["end"], "end-cycles": ["end"], "end-ticks": ["end"]}
 
 
 def corpus(seed=12):

@@ -93,8 +93,10 @@ def test_capture_checks_its_outputs_before_reading(tmp_path):
     started = tmp_path / "started"
     keep = tmp_path / "keep.jsonl"
     keep.write_text("old\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(keep)          # -o through a symlink to --raw: still one file
     for args in (["--raw", str(tmp_path / "no" / "raw.log")], ["-o", str(tmp_path / "no" / "r.jsonl")],
-                 ["-o", str(tmp_path)], ["-o", str(keep), "--raw", str(keep)]):
+                 ["-o", str(tmp_path)], ["-o", str(keep), "--raw", str(keep)], ["-o", str(link), "--raw", str(keep)]):
         p = bm("capture", "--quiet", *args, "--", "sh", "-c", f"touch {started}; cat /dev/null")
         no_crash(p)
         assert p.returncode == 2 and not started.exists(), (args, p.stderr)

@@ -180,3 +180,61 @@ def test_fuzz_values_never_raise():
             if bt.clean:
                 for b in bt.benches:
                     stats.compare_bench(b.name, [b], [b], ["p50", "mean", "p99"], 0.05)
+
+
+def test_numbers_and_strings_no_firmware_writes(write):
+    """JSON the firmware never writes, with a right CRC: a number in exponent notation (it would
+    pass as three decimals, or be a gigabyte of digits), a lone UTF-16 surrogate (no tool could
+    print it). Each is a problem of its record, not a crash of a tool."""
+    from bmlib import records
+    lines = corpus.realistic14(samples=100)
+    i = next(k for k, l in enumerate(lines) if '"type":"result"' in l)
+
+    def raw_edit(line, old, new):
+        body = line[:line.rfind('"crc":')].replace(old, new, 1)
+        assert old in line
+        return body + '"crc":"' + records.crc_hex(body.encode()) + '"}'
+    m = records.loads(lines[i])["min"]
+    for old, new, word in ((f'"min":{m}', f'"min":{m.normalize():E}', "exponent notation"),
+                           ('"stddev":', '"stddev":1E+999999999,"x":', "exponent notation"),
+                           ('"name":"', '"name":"\\ud800', "unpaired UTF-16 surrogate")):
+        bad = list(lines)
+        bad[i] = raw_edit(lines[i], old, new)
+        for cmd in (("check",), ("report",), ("compare",)):
+            args = (write("bad.log", bad),) * (2 if cmd == ("compare",) else 1)
+            p = bm(*cmd, *args)
+            no_crash(p)
+            assert p.returncode in (1, 2), (cmd, p.stdout, p.stderr)
+        p = bm("check", write("bad.log", bad))
+        assert word in p.stdout and len(p.stdout) < 5000, p.stdout
+
+
+def test_icount_result_clock_and_windows(write):
+    """Under -icount shift=0 every counter of cycles runs at 1 GHz: a result whose cycle_hz
+    (and ns figures, consistently) say 2 GHz did not run there. And the end's clock estimate
+    must fit the run: its windows inside run_cycles, holding the batches of a run that passed."""
+    from bmlib import derive
+    lines = corpus.realistic14(samples=100)
+    i = next(k for k, l in enumerate(lines) if '"type":"result"' in l)
+
+    def two_ghz(d):
+        pm, mm = int(d["p50"] * 1000), int(d["mean"] * 1000)
+        d.update(cycle_hz=2 * 10**9, p50_ns=derive._milli(derive.muldiv64(pm, 10**9, 2 * 10**9)),
+                 mean_ns=derive._milli(derive.muldiv64(mm, 10**9, 2 * 10**9)),
+                 ops_per_s=derive.muldiv64(2 * 10**9, 1000, pm) if pm else 0)
+    bad = list(lines)
+    bad[i] = corpus.resign(lines[i], two_ghz)
+    p = bm("check", write("hz.log", bad))
+    assert p.returncode == 1 and "runs the cycles counter at 1 GHz" in p.stdout, p.stdout
+    e = max(k for k, l in enumerate(lines) if '"type":"end"' in l)
+    for edit, word in ((lambda d: d.update(clock_ticks=1), "fewer than the batches"),
+                       (lambda d: d.update(clock_ticks=d["clock_ticks"] * 2), "more than the whole run")):
+        bad = list(lines)
+        bad[e] = corpus.resign(lines[e], edit)
+        p = bm("check", write("end.log", bad))
+        assert p.returncode == 1 and word in p.stdout, p.stdout
+
+
+def test_stdin_once(write):
+    p = bm("check", "-", "-", input=open(write("a.log", corpus.failing_log())).read())
+    assert p.returncode == 2 and "can be read once" in p.stderr

@@ -182,3 +182,52 @@ def test_plot_png_and_svg(write, tmp_path):
     assert bm("plot", a, "--bench", "crc32", "-o", tmp_path / "x.jpg").returncode == 2
     u = bm("plot", a, r, "--bench", "crc32", "-o", tmp_path / "u.png")     # tsc_ticks and cycles
     assert u.returncode == 2 and "different units" in u.stderr and not (tmp_path / "u.png").exists()
+
+
+def test_untestable_changes_do_not_pass_a_gate(write):
+    """A gate passes only on a test: B worse on a figure nothing can test (one run per side
+    without hist records: only the mean has a test; one sample per side: nothing has) fails it,
+    marked '?', and says why."""
+    a = write("a.log", corpus.write_log([corpus.Bench("x", [1000 + i % 7 for i in range(100)])], hist=False,
+                                        built_for="hardware"))
+    b = write("b.log", corpus.write_log([corpus.Bench("x", [1100 + i % 7 for i in range(100)])], hist=False,
+                                        built_for="hardware"))
+    p = bm("compare", a, b, "--gate", "p99:+5%")
+    no_crash(p)
+    assert p.returncode == 1 and "p99 rose from" in p.stderr and "cannot be judged" in p.stderr, p.stderr
+    assert "gate passed" not in p.stderr
+    assert bm("compare", b, a, "--gate", "p99:+5%").returncode == 0       # B better: nothing to judge
+    one_a = write("1a.log", corpus.write_log([corpus.Bench("x", [1000])], built_for="hardware"))
+    one_b = write("1b.log", corpus.write_log([corpus.Bench("x", [1001])], built_for="hardware"))
+    p = bm("compare", one_a, one_b, "--format", "json", "--gate", "mean:+0.05%")
+    r = rows(p)
+    assert r[("x", "mean")]["p"] is None and r[("x", "mean")]["verdict"] == "?"
+    assert p.returncode == 1 and "fewer than 2 samples" in p.stderr
+
+
+def test_huge_hist_is_thinned_not_expanded():
+    """A hist record may count up to 2^64 samples: the tools rebuild at most dist.MOST of them,
+    at evenly spaced ranks, without building the rest; below that, every one."""
+    import numpy as np
+    from bmlib import derive, dist
+    rng = random.Random(9)
+    h = derive.hist_from_samples([int(rng.lognormvariate(8, 1.5)) for _ in range(20000)], 3)
+    full = dist.samples(h)
+    assert len(full) == 20000 and not dist.thinned(h)
+    most, dist.MOST = dist.MOST, 1000
+    try:
+        thin = dist.samples(h)
+        assert dist.thinned(h) and len(thin) == 1000
+        assert np.array_equal(thin, full[((np.arange(1000) + 0.5) * 20).astype(np.int64)])
+        big = dict(h, n=h["n"] - len(h["bins"]) + 0, bins=[[b[0], b[1], b[2] * 2**40] for b in h["bins"]])
+        big["n"] = sum(b[2] for b in big["bins"]) + len(big["tail"])
+        assert len(dist.samples(big)) == 1000
+    finally:
+        dist.MOST = most
+
+
+def test_plot_never_writes_over_its_input(write):
+    a = write("a.svg", corpus.hosted_runs(seed=1))
+    before = open(a, "rb").read()
+    p = bm("plot", a, "--bench", "crc32", "-o", a)
+    assert p.returncode == 2 and "is one of the logs" in p.stderr and open(a, "rb").read() == before

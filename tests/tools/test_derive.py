@@ -69,6 +69,7 @@ def test_same_as_c(name, raw, div):
     # and the value rules take every figure the C prints (the harness's keys aside: bm-stats
     # has no warm-up), e.g. a ci95 or a Tukey high fence past 2^64 (printed exact, in 128 bits)
     assert [e for e in rules.check_result(result) if not e.endswith("is missing")] == []
+    assert derive.figure_problems(dict(result, iters=div)) == []
 
 
 @needs_c
@@ -102,6 +103,65 @@ def test_every_figure_is_checked():
         assert [d[0] for d in diff] == [key + ("." + sub if sub else "")], diff
         seen += 1
     assert seen == 19
+
+
+def _true_result(raw, div):
+    h = dict(derive.hist_from_samples(raw, div), name="x", unit="value")
+    return dict(derive.Hist(h).result(), iters=div)
+
+
+def test_figure_rules_take_every_true_result():
+    """Without a hist record, bm check tests what the figures say of each other (spread within
+    min..max, cv, ci95, the Tukey fences and outliers): on thousands of true results (the exact
+    C formulas, test_same_as_c) of every shape, size and divisor, none is refused."""
+    rng = random.Random(23)
+    gens = [
+        lambda n: [rng.randrange(0, 4) for _ in range(n)],
+        lambda n: [rng.randrange(1000, 1010) for _ in range(n)],
+        lambda n: [int(rng.lognormvariate(8, 2)) for _ in range(n)],
+        lambda n: [rng.choice((1, 2**40)) for _ in range(n)],
+        lambda n: [10**6] * (n - 1) + [rng.randrange(0, 2**64)],
+        lambda n: [rng.randrange(2**63, 2**64) for _ in range(n)],
+        lambda n: [rng.randrange(0, 2**64) for _ in range(n)],
+        lambda n: [v for v in range(n)],
+    ]
+    for trial in range(3000):
+        n = rng.choice((1, 2, 3, 4, 5, 7, 10, 31, 65, 200, 1000))
+        div = rng.choice((1, 1, 2, 3, 7, 1000, 2**31 + 5))
+        raw = rng.choice(gens)(n)
+        r = _true_result(raw, div)
+        assert derive.figure_problems(r) == [], (trial, n, div, raw[:8], r)
+
+
+def test_figure_rules_refuse_forgeries():
+    """The forgeries a log without hist records could carry, each named."""
+    rng = random.Random(5)
+    base = _true_result([rng.randrange(1000, 1100) for _ in range(500)] + [5000, 9000], 1)
+    const = _true_result([2056] * 100, 1)
+    D = records.Decimal
+
+    def refused(r, key, value, word):
+        bad = {k: (dict(v) if isinstance(v, dict) else v) for k, v in r.items()}
+        if "." in key:
+            a, b = key.split(".")
+            bad[a][b] = value
+        else:
+            bad[key] = value
+        errs = derive.figure_problems(bad)
+        assert any(word in e for e in errs), (key, value, errs)
+    refused(const, "stddev", D("99999.000"), "can spread")
+    refused(const, "cv_ppm", 500000, "cv_ppm")
+    refused(const, "ci95", D("12345.000"), "ci95")
+    refused(base, "ci95", base["ci95"] * 2 + D("1.000"), "ci95")
+    refused(base, "cv_ppm", base["cv_ppm"] * 2 + 2, "cv_ppm")
+    refused(const, "tukey.lo", D("9000.000"), "fences")
+    refused(const, "tukey.out_hi", 50, "not above the high fence")
+    refused(base, "tukey.out_lo", 3, "not below the low fence")
+    refused(base, "tukey.out_hi", 502, "leaves no sample")
+    refused(const, "tukey.mean", D("1.000"), "no outliers")
+    refused(const, "bound_ppm.p50", 900000, "each answer is exact")
+    refused(base, "p50", D("1050.500"), "not whole")
+    refused(_true_result([7], 1), "stddev", D("1.000"), "one sample")
 
 
 def test_layout_round_trip():

@@ -90,12 +90,14 @@ def test_rules_on_hand_made_result():
           "min": Decimal("1.000"), "p50": Decimal("2.000"), "p90": Decimal("3.000"),
           "p99": Decimal("3.000"), "p999": Decimal("3.000"), "max": Decimal("3.000"),
           "mean": Decimal("2.000"), "stddev": Decimal("1.000"), "cv_ppm": 500000,
-          "ci95": Decimal("1.132"), "bound_ppm": {"p50": 0, "p90": 0, "p99": 0, "p999": 0},
+          "ci95": Decimal("2.484"), "bound_ppm": {"p50": 0, "p90": 0, "p99": 0, "p999": 0},
           "tukey": {"lo": Decimal("0.000"), "hi": Decimal("6.000"), "out_lo": 0, "out_hi": 0,
                     "mean": Decimal("2.000")},
           "flags": {"coarsened": False, "saturated": False}, "bins_per_octave": 46,
           "warmup": {"batches": 8, "settled": True}, "below_overhead": 0, "short_interval": False}
     assert rules.check_result(ok) == []
+    # (t = 4.3027 at 2 degrees of freedom, not the normal 1.96: 1.96 / sqrt(3) = 1.132)
+    assert "ci95 = 1.132 is not t x stddev / sqrt(n)" in rules.check_result(dict(ok, ci95=Decimal("1.132")))[0]
     errs = rules.check_result(dict(ok, p50=Decimal("4.000")))
     assert errs == ["p50 = 4.000 > p90 = 3.000"]
     assert rules.check_result(dict(ok, n=0))[0].startswith("n = 0")

@@ -14,7 +14,7 @@ import sys
 
 from . import log as logmod
 from . import stream
-from .log import UsageError
+from .log import UsageError, same_file
 from .run import seconds
 
 
@@ -82,7 +82,7 @@ def main(args):
         writable(args.output, "-o")
     if args.raw:
         writable(args.raw, "--raw")
-    if args.output and args.raw and os.path.abspath(args.output) == os.path.abspath(args.raw):
+    if args.output and args.raw and same_file(args.output, args.raw):
         raise UsageError(f"-o and --raw are the same file ({args.raw}): one would overwrite the other")
     echo = None
     if not args.quiet:

@@ -3,7 +3,6 @@ the records of each boot, and every value rule. Each problem is named once; line
 not records never void the records around them.
 
 Exit status: 0 every log complete and clean, 1 problems (listed), 2 usage or unreadable file."""
-import os
 import sys
 
 from . import log as logmod
@@ -44,8 +43,9 @@ def write_boot(path, bt):
 def main(args):
     if args.write and len(args.logs) != 1:
         raise UsageError("--write saves one log's boot: give one LOG with it")
-    if args.write and args.logs[0] != "-" and os.path.exists(args.write) and os.path.exists(args.logs[0]) \
-            and os.path.samefile(args.write, args.logs[0]):
+    if args.logs.count("-") > 1:
+        raise UsageError("stdin ('-') can be read once: name it once, and the other logs by file")
+    if args.write and logmod.same_file(args.write, args.logs[0]):
         # The log holds what --write drops (other boots, the console lines): never over it.
         raise UsageError(f"--write {args.write} is the log itself: write the records to another file")
     status = 0

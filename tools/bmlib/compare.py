@@ -8,7 +8,7 @@ import re
 import sys
 from decimal import Decimal
 
-from . import stats
+from . import dist, stats
 from .log import UsageError, load_runs
 from .output import FORMATS, num, pct, render
 
@@ -119,6 +119,11 @@ def compare_runs(a_runs, b_runs, metrics, alpha, name_filter=None, warn=None):
             if warn and moved:
                 warn(f"{name}: unstable in {moved} of {len(res)} run(s) of {side} (drift over 50,000 ppm: the "
                      f"machine's speed or the benchmark's own cost moved during it)")
+            big = [x.hist.data["n"] for x in benches if x.hist is not None and x.status == "ok"
+                   and dist.thinned(x.hist.data)]
+            if warn and big and len(a) == 1 and len(b) == 1:
+                warn(f"{name}: {max(big)} samples in {side}: the rank test and intervals use {dist.MOST} of them "
+                     f"(evenly spaced ranks), so their p-values are conservative")
             if warn and sat:
                 warn(f"{name}: a statistics counter saturated in {sat} run(s) of {side}: its moments are not exact")
     if warn:
@@ -192,7 +197,7 @@ def main(args):
     if args.format == "table":
         print("change = B - A (positive: B takes longer); d = Cohen's d, cliff = Cliff's delta "
               "(B against A); ~ = not significant at alpha "
-              f"{args.alpha:g}")
+              f"{args.alpha:g}; ? = changed, but no test fits (a gate on it fails)")
     fails = stats.gate_failures(benches, gates) if gates else []
     for name, msg in fails:
         print(f"bm compare: gate failed: {name}: {msg}", file=sys.stderr)

@@ -271,3 +271,71 @@ def ns_problems(d):
             if k in d and d[k] != w:
                 out.append(f"{k} = {d[k]} but {src} and core_per_tick_ppm = {ppm} give {w}")
     return out
+
+
+def figure_problems(d):
+    """What the figures of an ok result say about each other, hist record or not (a log with
+    hist:false has only these): the spread a sample of n values in [min, max] can have, cv =
+    stddev / mean, ci95 = t stddev / sqrt(n), Tukey fences around the median with outliers only
+    beyond min or max, the mean without outliers = the mean when there are none. Each printed
+    figure is its exact value rounded to 0.001 (the C's halves up), so each test allows that
+    rounding and nothing more. [] when they agree (rules.check_result names missing keys)."""
+    from fractions import Fraction as F
+    out = []
+    n, lo, hi, p50, mean, sd, ci, cv = (d.get(k) for k in ("n", "min", "max", "p50", "mean", "stddev",
+                                                           "ci95", "cv_ppm"))
+    tk, fl = d.get("tukey"), d.get("flags")
+    if not (isinstance(n, int) and all(isinstance(x, Decimal) for x in (lo, hi, p50, mean, sd, ci))
+            and isinstance(cv, int) and isinstance(tk, dict) and isinstance(fl, dict)):
+        return out
+    half = F(1, 2000)   # the rounding of a printed figure
+    lo, hi, p50, mean, sd, ci = (F(x) for x in (lo, hi, p50, mean, sd, ci))
+    if d.get("iters") == 1:
+        # one iteration per sample: every sample is a whole count, and so is every quantile
+        frac = [k for k in ("min", "p50", "p90", "p99", "p999", "max") if d[k] != int(d[k])]
+        if frac:
+            out.append(f"{', '.join(frac)} not whole with iters = 1 (each sample is a whole count)")
+        b = d.get("bound_ppm")
+        nz = [f"bound_ppm.{k} = {b[k]}" for k in ("p50", "p90", "p99", "p999")
+              if isinstance(b, dict) and b.get(k)]
+        if lo == hi and nz:
+            out.append(f"{', '.join(nz)} but every sample is {d['min']} (min = max): each answer is exact")
+    if n == 1 and (sd or ci or cv):
+        out.append(f"n = 1 but stddev = {d['stddev']}, ci95 = {d['ci95']}, cv_ppm = {cv}: one sample has no spread")
+    if n >= 2 and fl.get("saturated") is not True:
+        # the largest sample standard deviation of n values in [a, b] is (b - a) / 2 sqrt(n / (n - 1))
+        if sd > half and (sd - half) ** 2 > ((hi - lo + 2 * half) / 2) ** 2 * F(n, n - 1):
+            out.append(f"stddev = {d['stddev']} is more than {n} values within min..max "
+                       f"({d['min']}..{d['max']}) can spread")
+        # ci95 = t stddev / sqrt(n): k^2 = t^2 / n
+        k2 = F(_t95(n - 1), 10**4) ** 2 / n
+        if (ci + half) ** 2 < max(sd - half, 0) ** 2 * k2 or (ci > half and (ci - half) ** 2 > (sd + half) ** 2 * k2):
+            out.append(f"ci95 = {d['ci95']} is not t x stddev / sqrt(n) (t = {_t95(n - 1) / 10**4}, "
+                       f"stddev = {d['stddev']}, n = {n})")
+        # cv_ppm = 10^6 stddev / mean, rounded to an integer (untestable where the mean rounds to 0)
+        if cv < U64_MAX and mean > half:
+            c_lo = 10**6 * max(sd - half, 0) / (mean + half) - F(1, 2)
+            c_hi = 10**6 * (sd + half) / (mean - half) + F(1, 2)
+            if not c_lo <= cv <= c_hi:
+                out.append(f"cv_ppm = {cv} is not 10^6 x stddev / mean ({d['stddev']} / {d['mean']})")
+    t_lo, t_hi, o_lo, o_hi, t_mean = (tk.get(k) for k in ("lo", "hi", "out_lo", "out_hi", "mean"))
+    if not (isinstance(t_lo, Decimal) and isinstance(t_hi, Decimal) and isinstance(o_lo, int)
+            and isinstance(o_hi, int) and isinstance(t_mean, Decimal)):
+        return out
+    t_lo, t_hi = F(t_lo), F(t_hi)
+    # Q1 - 1.5 IQR <= Q1 <= P50 <= Q3 <= Q3 + 1.5 IQR
+    if t_lo > p50 + 2 * half or t_hi < p50 - 2 * half:
+        out.append(f"tukey fences {d['tukey']['lo']}..{d['tukey']['hi']} do not hold p50 = {d['p50']}")
+    # the samples in the first quartile's bin are never outliers
+    if o_lo + o_hi >= n:
+        out.append(f"tukey out_lo + out_hi = {o_lo + o_hi} leaves no sample inside the fences (n = {n})")
+    # an outlier is a sample (or a bin's representative, within min..max) strictly beyond its
+    # fence; with iters = 1 the figures are exact (samples are integers, fences halves)
+    slack = 0 if d.get("iters") == 1 else 2 * half
+    if o_lo and lo >= t_lo + slack:
+        out.append(f"tukey out_lo = {o_lo} but min = {d['min']} is not below the low fence {d['tukey']['lo']}")
+    if o_hi and hi <= t_hi - slack:
+        out.append(f"tukey out_hi = {o_hi} but max = {d['max']} is not above the high fence {d['tukey']['hi']}")
+    if o_lo == 0 and o_hi == 0 and F(t_mean) != mean:
+        out.append(f"tukey.mean = {d['tukey']['mean']} but there are no outliers: the mean is {d['mean']}")
+    return out

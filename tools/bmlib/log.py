@@ -420,6 +420,7 @@ class _Boot:
             else:
                 first[b.name] = rec.line
         self.icount_claim()
+        self.clock_windows()
         self.counts()
         self.emit()
 
@@ -446,6 +447,12 @@ class _Boot:
                      f"not the 1 GHz of -icount shift=0: this boot ran without -icount, so its figures are "
                      f"host time, not exact (run it with the board's QEMU line: bm run, or the build's run target)")
             return
+        if self.meta.get("cycle_unit") in ("cycles", "tsc_ticks"):
+            for b in self.bt.benches:
+                rhz = b.result.get("cycle_hz") if b.result is not None else None
+                if isinstance(rhz, int) and not isinstance(rhz, bool) and abs(rhz - 10**9) > 10**7:
+                    self.bench_say(b, b.result, f"result: cycle_hz = {rhz}, but built_for = \"qemu-icount\" runs "
+                                                f"the {self.meta.get('cycle_unit')} counter at 1 GHz (-icount shift=0)")
         said = {k[1] for k in self.subjects if k[0] == "bench"}   # (an edited result is said already)
         for b in self.bt.benches:
             r = b.result
@@ -459,6 +466,29 @@ class _Boot:
                          f"-icount, so its figures are host time, not exact (run it with the board's QEMU line: "
                          f"bm run, or the build's run target)")
                 return
+
+    def clock_windows(self):
+        """The end's clock estimate against the run it was measured in: cycle_hz is the cycles of
+        every ok benchmark's window over their timer ticks (rounded), so those windows held
+        cycle_hz x clock_ticks / timer_hz cycles, give or take one Hz's worth. They lie inside
+        the run (at most run_cycles), and every batch of a benchmark that passed lies inside its
+        window (at least body_cycles when all passed)."""
+        end, meta = self.bt.end, self.meta
+        if end is None:
+            return
+        hz, ticks, thz = end.get("cycle_hz"), end.get("clock_ticks"), meta.get("timer_hz")
+        run, body = end.get("run_cycles"), end.get("body_cycles")
+        if not all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in (hz, ticks, thz, run)):
+            return
+        w_lo, w_hi = (hz - 1) * ticks // thz, -(-(hz + 1) * ticks // thz)
+        if w_lo > run:
+            self.say(("end",), end, "end record",
+                     f"cycle_hz = {hz} over clock_ticks = {ticks} of the {thz} Hz timer (meta) is {w_lo} cycles "
+                     f"or more of clock windows, more than the whole run (run_cycles = {run})")
+        elif isinstance(body, int) and body > w_hi and end.get("ok") == end.get("results"):
+            self.say(("end",), end, "end record",
+                     f"cycle_hz = {hz} over clock_ticks = {ticks} of the {thz} Hz timer (meta) is at most {w_hi} "
+                     f"cycles of clock windows, fewer than the batches they hold (body_cycles = {body})")
 
     def result_vs_meta(self, bench, r, samples, unit):
         if r.get("status") != "ok":
@@ -604,6 +634,19 @@ def runs_of(data, path, warn):
         why = log.problems[0].msg if log.problems else "no complete boot"
         raise UsageError(f"{path}: no complete, clean boot to read ({why})")
     return [Run(path, b, base if len(good) == 1 else f"{base}#{b.index}") for b in good]
+
+
+def same_file(a: str, b: str) -> bool:
+    """True when two paths name one file (a symlink, ./x and x, a hard link): an output written
+    over an input, or over another output, loses what that one held."""
+    if a == "-" or b == "-":
+        return False
+    try:
+        if os.path.exists(a) and os.path.exists(b):
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 def load_runs(paths, warn):

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 from . import dist
-from .log import UsageError, load_runs
+from .log import UsageError, load_runs, same_file
 
 LOG_DECADES = 1.5
 MARKS = (("p50", "P50", ":"), ("p99", "P99", "--"), ("p999", "P99.9", "-."))
@@ -31,6 +31,9 @@ def main(args):
         raise UsageError(f"-o {args.output}: the file name must end in .png or .svg")
     if not 5 <= args.bins <= 1000:
         raise UsageError("--bins must be 5..1000")
+    for path in args.runs:
+        if same_file(args.output, path):
+            raise UsageError(f"-o {args.output} is one of the logs to plot ({path}): write the plot to another file")
 
     def warn(msg):
         print(f"bm plot: warning: {msg}", file=sys.stderr)

@@ -40,9 +40,35 @@ def _pairs(pairs):
     return d
 
 
+def _decimal(tok: str) -> Decimal:
+    if "e" in tok or "E" in tok:
+        # The firmware prints plain decimals; 2.059E3 would pass as 3 digits after the point,
+        # and 1E+999999999 would be a gigabyte as text.
+        raise ValueError(f"the number {tok[:40]} is in exponent notation (records print plain decimals)")
+    return Decimal(tok)
+
+
+def _no_surrogates(v):
+    """A lone UTF-16 surrogate (\\ud800 with no pair) is valid JSON but no text: it cannot be
+    printed or written as UTF-8, so a record holding one is refused here, not by a tool later."""
+    if isinstance(v, str):
+        if any("\ud800" <= c <= "\udfff" for c in v):
+            raise ValueError(f"the string {v.encode('utf-8', 'backslashreplace').decode()[:40]!r} holds an "
+                             "unpaired UTF-16 surrogate")
+    elif isinstance(v, dict):
+        for k, x in v.items():
+            _no_surrogates(k)
+            _no_surrogates(x)
+    elif isinstance(v, list):
+        for x in v:
+            _no_surrogates(x)
+
+
 def loads(text: str):
-    """JSON with exact decimals (docs/records.md: never floats)."""
-    return json.loads(text, parse_float=Decimal, parse_constant=NonFinite, object_pairs_hook=_pairs)
+    """JSON with exact decimals (docs/records.md: never floats), as the firmware writes it."""
+    v = json.loads(text, parse_float=_decimal, parse_constant=NonFinite, object_pairs_hook=_pairs)
+    _no_surrogates(v)
+    return v
 
 
 @dataclass
@@ -121,7 +147,7 @@ def parse_candidate(cand: bytes):
     except (ValueError, UnicodeDecodeError, RecursionError) as e:
         # The CRC matched, so this is what the sender wrote: keep its place if the seq reads.
         ms, mt = _SEQ.search(cand), _TYPE.search(cand)
-        fields["error"] = f"CRC is right but the text is not a JSON object ({str(e)[:80]})"
+        fields["error"] = f"CRC is right but the text is not a record ({str(e)[:100]})"
         if ms and mt:
             fields.update(seq=int(ms.group(1)), type=mt.group(1).decode())
         return fields, None

@@ -1,12 +1,17 @@
 """The value rules of docs/records.md, one record at a time: required keys and their types,
 ranges, enumerations, and the relations inside a record (quantile order, counts, hist sums).
 Relations between records (names, meta, totals) are checked in log.py."""
+import re
 from decimal import Decimal
 
 from . import derive, layout
 from .records import DEC_MAX, U64_MAX, NonFinite
 
 DEC128_MAX = Decimal(f"{(2**128 - 1) // 1000}.{(2**128 - 1) % 1000:03d}")   # a milli figure in 128 bits
+
+U32_MAX = 2**32 - 1          # the firmware's 32-bit counters (bm/harness_internal.h)
+WARMUP_WINDOW = 8            # core/bm_harness.c: the warm-up settles over its last 8 batches
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")   # BM_BENCHMARK's name is a C identifier (bm-link)
 
 STATUSES = ("ok", "fail", "trap", "timeout", "stack_overflow", "scratch_overrun")
 PHASES = ("setup", "calibrate", "warmup", "verify", "samples", "teardown")
@@ -171,7 +176,10 @@ def check_meta(d: dict) -> list:
 
 def check_start(d: dict) -> list:
     f = Fields(d)
-    f.str("name", nonempty=True)
+    name = f.str("name", nonempty=True)
+    if name and not NAME.fullmatch(name):
+        # (the result and hist records must carry their start's name: log.py)
+        f.bad("name", f"= {show(name)}: a benchmark's name is a C identifier (letters, digits, _)")
     index, of = f.int("index", lo=1), f.int("of", lo=1)
     if index is not None and of is not None and index > of:
         f.errs.append(f"index = {index} > of = {of}")
@@ -203,7 +211,7 @@ def check_result(d: dict) -> list:
     f.str("unit", nonempty=True)
     f.int("iters", lo=1)
     f.int("cycle_hz", required=False)
-    drift, unstable = f.int("drift_ppm", required=False), f.bool("unstable", required=False)
+    drift, unstable = f.int("drift_ppm", required=False, hi=U32_MAX), f.bool("unstable", required=False)
     if drift is not None and unstable is not None and unstable != (drift > 50000):
         f.errs.append(f"unstable = {show(unstable)} but drift_ppm = {drift} (unstable means over 50000)")
     n = f.int("n", lo=1)
@@ -219,7 +227,7 @@ def check_result(d: dict) -> list:
     b = f.obj_("bound_ppm")
     if b is not None:
         for k in ("p50", "p90", "p99", "p999"):
-            b.int(k)
+            b.int(k, hi=U32_MAX)
         f.errs += b.errs
     t = f.obj_("tukey")
     if t is not None:
@@ -240,10 +248,12 @@ def check_result(d: dict) -> list:
     f.int("bins_per_octave", choices=(46, 23))
     w = f.obj_("warmup")
     if w is not None:
-        w.int("batches")
-        w.bool("settled")
+        batches, settled = w.int("batches", lo=1, hi=U32_MAX), w.bool("settled")
+        if settled and batches is not None and batches < WARMUP_WINDOW:
+            w.errs.append(f"warmup.settled = true after {batches} batches: settling is judged over the last "
+                          f"{WARMUP_WINDOW}")
         f.errs += w.errs
-    f.int("below_overhead")
+    f.int("below_overhead", hi=U32_MAX)
     f.bool("short_interval")
     for k in ("insns", "p50_ns", "mean_ns", "core_cycles_p50", "core_cycles_mean"):
         f.dec(k, required=False)
@@ -252,6 +262,7 @@ def check_result(d: dict) -> list:
     f.str("cflags", required=False)
     if not f.errs:
         f.errs += derive.ns_problems(d)
+        f.errs += derive.figure_problems(d)
     return f.errs
 
 

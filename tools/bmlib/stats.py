@@ -113,6 +113,20 @@ def _mwu(a, b):
     return float(r.pvalue), float(r.statistic)
 
 
+def _welch_mean(ra, rb, delta):
+    """Welch's t on the records' exact moments: p, or None with fewer than 2 samples on a side
+    (one sample has no spread: there is nothing to test a difference against)."""
+    from scipy import stats as st
+    if ra["n"] < 2 or rb["n"] < 2:
+        return None
+    sda, sdb = _f(ra["stddev"]), _f(rb["stddev"])
+    if sda == 0 and sdb == 0:
+        # every sample alike on both sides: the means are exact, any difference is one
+        return 1.0 if delta == 0 else 0.0
+    return float(st.ttest_ind_from_stats(_f(ra["mean"]), sda, ra["n"], _f(rb["mean"]), sdb, rb["n"],
+                                         equal_var=False).pvalue)
+
+
 def _cohen_d(ma, sa, na, mb, sb, nb):
     if na + nb <= 2:
         return None
@@ -192,7 +206,6 @@ def _exact(out, a, b, metrics):
 
 def _samples(out, a, b, metrics, alpha, seed):
     """One run per side: tests on the samples rebuilt from the hist records."""
-    from scipy import stats as st
     out.mode = "samples"
     xa, xb = dist.samples(a.hist.data), dist.samples(b.hist.data)
     p_rank, u = _mwu(xa, xb)
@@ -208,17 +221,16 @@ def _samples(out, a, b, metrics, alpha, seed):
             p, test = p_rank, "mann-whitney U (samples)"
             sig = p < alpha
         elif m == "mean":
-            sda, sdb = _f(ra["stddev"]), _f(rb["stddev"])
-            if sda == 0 and sdb == 0:
-                p = 1.0 if delta == 0 else 0.0
-            else:
-                p = float(st.ttest_ind_from_stats(_f(va), sda, ra["n"], _f(vb), sdb, rb["n"],
-                                                  equal_var=False).pvalue)
-            test, sig = "welch t (exact moments)", p < alpha
+            p = _welch_mean(ra, rb, delta)
+            test, sig = ("welch t (exact moments)", p < alpha) if p is not None else ("none", False)
         else:
             p, test = None, "bootstrap interval"
             sig = ci is not None and (ci[0] > 0 or ci[1] < 0)
-        out.rows.append(Row(m, va, vb, delta, _rel(delta, va), ci, p, test, sig, _verdict(sig, delta)))
+        # "?": no test could be made (one sample on a side); the gate does not take it as a pass
+        untested = p is None and (test == "none" or ci is None)
+        test = "none" if untested else test
+        out.rows.append(Row(m, va, vb, delta, _rel(delta, va), ci, p, test, sig,
+                            "?" if untested and delta != 0 else _verdict(sig, delta)))
     out.verdict = _headline(out)
     return out
 
@@ -226,7 +238,6 @@ def _samples(out, a, b, metrics, alpha, seed):
 def _moments(out, a, b, metrics, alpha):
     """One run per side without hist records: only the mean can be tested (Welch's t from
     the records' exact moments); other figures are shown without a test."""
-    from scipy import stats as st
     out.mode = "moments"
     out.note = "no hist records: only the mean is tested"
     ra, rb = a.result.data, b.result.data
@@ -234,17 +245,13 @@ def _moments(out, a, b, metrics, alpha):
     for m in metrics:
         va, vb = ra.get(m), rb.get(m)
         delta = vb - va
-        if m == "mean":
-            sda, sdb = _f(ra["stddev"]), _f(rb["stddev"])
-            if sda == 0 and sdb == 0:
-                p = 1.0 if delta == 0 else 0.0
-            else:
-                p = float(st.ttest_ind_from_stats(_f(va), sda, ra["n"], _f(vb), sdb, rb["n"],
-                                                  equal_var=False).pvalue)
+        p = _welch_mean(ra, rb, delta) if m == "mean" else None
+        if p is not None:
             out.rows.append(Row(m, va, vb, delta, _rel(delta, va), None, p, "welch t (exact moments)",
                                 p < alpha, _verdict(p < alpha, delta)))
         else:
-            out.rows.append(Row(m, va, vb, delta, _rel(delta, va), None, None, "none", False, "?"))
+            out.rows.append(Row(m, va, vb, delta, _rel(delta, va), None, None, "none", False,
+                                "?" if delta != 0 else "~"))
     out.verdict = _headline(out)
     return out
 
@@ -327,6 +334,14 @@ def gate_failures(benches, gates):
             continue
         for g in gates:
             r = b.row(g.metric)
+            if r is not None and r.verdict == "?" and r.delta is not None and r.delta > 0:
+                # B's figure is worse and nothing could test it: a gate that cannot be judged
+                # has not passed (one run per side without hist records tests only the mean;
+                # one sample per side tests nothing)
+                why = b.note or "fewer than 2 samples on a side"
+                out.append((b.name, f"{g.metric} rose from {r.a} to {r.b} and cannot be tested ({why}): "
+                                    f"{g.text} cannot be judged, so it does not pass"))
+                continue
             if r is None or not r.significant or r.delta is None or r.delta <= 0:
                 continue
             if g.relative:
