@@ -79,6 +79,11 @@ function(_bm_board_load board)
                         "another tree with -DBM_BOARD=${board} (or include cmake/BaremarkToolchain.cmake with "
                         "BM_BOARD=${board} before project()).")
   endif()
+  if(BM_HOSTED_ARCH AND CMAKE_CROSSCOMPILING)
+    message(FATAL_ERROR "Board ${board} runs on this machine (a hosted build with its own compiler), but this "
+                        "build tree cross-compiles with ${CMAKE_C_COMPILER}. One build tree holds one toolchain: "
+                        "configure another tree with -DBM_BOARD=${board} (e.g. cmake --preset ${board}).")
+  endif()
   set_property(GLOBAL PROPERTY BM_${board}_BM_DIR ${_dir})
   set_property(GLOBAL PROPERTY BM_${board}_LINK_CPU_FLAGS "${_link_cpu}")
   foreach(_v ${_BM_BOARD_VARS} ${_BM_ARCH_VARS})
@@ -292,6 +297,12 @@ function(baremark_add_firmware)
   if(NOT label MATCHES "^[-A-Za-z0-9_.,:+=/@ ]*$")
     message(FATAL_ERROR "baremark_add_firmware(${name}): LABEL '${label}': use letters, digits, space and -_.,:+=/@ only.")
   endif()
+  if(BM_FOR_HARDWARE AND NOT BM_HOSTED AND NOT BM_FLASH AND board MATCHES "^qemu-")
+    # (its records would say built_for hardware of runs that can only be QEMU's)
+    message(FATAL_ERROR "baremark_add_firmware(${name}): BM_FOR_HARDWARE=ON, but ${board} is a QEMU machine "
+                        "with no hardware to run on. For a QEMU run that is not deterministic, use "
+                        "-DBM_QEMU_ICOUNT=OFF instead (records say built_for qemu).")
+  endif()
   if(BM_HOSTED)
     set(built_for hosted)
   elseif(NOT BM_QEMU OR BM_FOR_HARDWARE)
@@ -302,6 +313,17 @@ function(baremark_add_firmware)
     set(built_for qemu)
   endif()
 
+  # A misspelled folder, or a keyword swallowed into the list (BENCHMARK_DIRS src SAMPLES 3), would
+  # leave its benchmarks out of the image without a word.
+  foreach(kind BENCHMARK_DIRS THIRD_PARTY_DIRS)
+    foreach(d ${FW_${kind}})
+      get_filename_component(abs "${d}" ABSOLUTE)
+      if(NOT IS_DIRECTORY "${abs}")
+        message(FATAL_ERROR "baremark_add_firmware(${name}): ${kind} '${d}' is not a folder "
+                            "(absolute, or relative to ${CMAKE_CURRENT_SOURCE_DIR})")
+      endif()
+    endforeach()
+  endforeach()
   _bm_kit_target(${board} ${libc} kit)
   _bm_glob_c(own_dir_srcs ${FW_BENCHMARK_DIRS})
   _bm_glob_c(tp_dir_srcs ${FW_THIRD_PARTY_DIRS})

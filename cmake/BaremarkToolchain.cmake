@@ -26,7 +26,7 @@ function(bm_find_board board out)
   endforeach()
   list(REMOVE_ITEM _known template)
   string(REPLACE ";" ", " _known "${_known}")
-  message(FATAL_ERROR "Unknown board '${board}'. Boards: ${_known}.")
+  message(FATAL_ERROR "Unknown board '${board}'. Boards: ${_known}; or 'host' for unit tests and host tools.")
 endfunction()
 
 # bm_board_arch(<board dir> <out>): BM_ARCH of a board (board.cmake only sets variables).

@@ -165,7 +165,7 @@ static void print_header(const struct bm_run_info *run)
 	bm_out_u64(run->cfg->min_batch_cycles);
 	bm_out_str(" cycles; ");
 	bm_out_u64(run->n);
-	bm_out_str(" benchmarks\n\n");
+	bm_out_str(run->n == 1 ? " benchmark\n\n" : " benchmarks\n\n");
 }
 
 static void meta_record(const struct bm_run_info *run)

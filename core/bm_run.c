@@ -93,7 +93,8 @@ int bm_run(const struct bm_config *cfg)
 
 	uint64_t run_start_cycles = bm_cycles_now();
 	struct bm_config eff = *cfg; /* with the calibration target this machine needs */
-	struct bm_run_info run = {.cfg = &eff, .ai = arch_get_info()};
+	/* (names shorter than the column's title still leave the title its width) */
+	struct bm_run_info run = {.cfg = &eff, .ai = arch_get_info(), .name_width = sizeof "benchmark" - 1};
 	for (const struct bm_bench *b = bm_bench_next(0, cfg); b; b = bm_bench_next(b, cfg)) {
 		unsigned l = (unsigned)bm_strlen(b->name);
 		run.n++;

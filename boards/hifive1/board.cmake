@@ -5,7 +5,7 @@ set(BM_CPU_FLAGS -march=rv32imac_zicsr -mabi=ilp32 -mcmodel=medlow)
 set(BM_BOARD_SOURCES board.c ../drivers/uart_sifive.c ../drivers/riscv_clint.c)
 set(BM_QEMU qemu-system-riscv32 -machine sifive_e,revb=true -nographic -semihosting -kernel @ELF@)
 # Flashing a real board (configure with -DBM_FOR_HARDWARE=ON): openocd through the on-board J-Link.
-set(BM_FLASH openocd -f @DIR@/openocd.cfg -c "program @ELF@ verify reset exit")
+set(BM_FLASH openocd -f @DIR@/openocd.cfg -c "program {@ELF@} verify reset exit")
 set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here: the fault test loads from it
 # 16 KiB of RAM: the kit's own suite takes smaller inputs (benchmarks/), leaving at least 8 KiB
 # for your own static data (a test holds the kit to it).

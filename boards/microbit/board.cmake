@@ -8,7 +8,7 @@ set(BM_QEMU qemu-system-arm -machine microbit -nographic -semihosting -kernel @E
 set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here (a bus error: HardFault); the fault test loads from it
 # Flashing a real micro:bit (configure with -DBM_FOR_HARDWARE=ON): openocd through the on-board
 # DAPLink (CMSIS-DAP). Copying baremark.hex to the MICROBIT drive works too.
-set(BM_FLASH openocd -f interface/cmsis-dap.cfg -f target/nrf51.cfg -c "program @ELF@ verify reset exit")
+set(BM_FLASH openocd -f interface/cmsis-dap.cfg -f target/nrf51.cfg -c "program {@ELF@} verify reset exit")
 # 16 KiB of RAM: the kit's own suite takes smaller inputs (benchmarks/), leaving at least 3 KiB
 # for your own static data (a test holds the kit to it).
 set(BM_SUITE_SMALL ON)

@@ -12,7 +12,7 @@ set(BM_BOARD_SOURCES board.c ../drivers/uart_ns16550.c ../drivers/riscv_clint.c)
 # set(BM_QEMU qemu-system-riscv32 -machine TODO -nographic -kernel @ELF@)  # empty: hardware only
 # set(BM_QEMU_VARIANTS v1) + set(BM_QEMU_v1 ...)  # more QEMU lines the tests boot the image with
 # set(BM_EXIT_MAP direct)                # direct (default) or isa-debug-exit: how QEMU's status maps
-# set(BM_FLASH openocd -f @DIR@/openocd.cfg -c "program @ELF@ verify reset exit")
+# set(BM_FLASH openocd -f @DIR@/openocd.cfg -c "program {@ELF@} verify reset exit")
 # set(BM_POST_BUILD ${CMAKE_COMMAND} -E copy @BIN@ @OUTDIR@/@NAME@.kernel8.img)
 # set(BM_BOARD_DEFINES X=1)              # compile definitions for the kit's own code on this board
 # set(BM_SUITE_SMALL ON)                 # little RAM (16-32 KiB): the kit's own suite takes smaller inputs

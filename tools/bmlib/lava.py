@@ -590,7 +590,8 @@ def flashed_file(board, path):
             break
     if target is None:
         raise UsageError(f"{path}: the flash command does not name the image ({stem}.*)")
-    return target, shlex.join([a.replace(target, "{IMAGE}") for a in flash])
+    # (a Tcl-braced path, openocd's "program {PATH}" for paths with spaces, is LAVA's bare {IMAGE})
+    return target, shlex.join([a.replace("{" + target + "}", target).replace(target, "{IMAGE}") for a in flash])
 
 
 def build_job(board, path, args):
