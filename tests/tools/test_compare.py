@@ -199,10 +199,11 @@ def test_untestable_changes_do_not_pass_a_gate(write):
     assert bm("compare", b, a, "--gate", "p99:+5%").returncode == 0       # B better: nothing to judge
     one_a = write("1a.log", corpus.write_log([corpus.Bench("x", [1000])], built_for="hardware"))
     one_b = write("1b.log", corpus.write_log([corpus.Bench("x", [1001])], built_for="hardware"))
-    p = bm("compare", one_a, one_b, "--format", "json", "--gate", "mean:+0.05%")
-    r = rows(p)
-    assert r[("x", "mean")]["p"] is None and r[("x", "mean")]["verdict"] == "?"
-    assert p.returncode == 1 and "fewer than 2 samples" in p.stderr
+    for metric in ("mean", "p50", "p99"):
+        p = bm("compare", one_a, one_b, "--format", "json", "--gate", f"{metric}:+0.05%")
+        r = rows(p)
+        assert r[("x", metric)]["p"] is None and r[("x", metric)]["verdict"] == "?", r
+        assert p.returncode == 1 and "fewer than 2 samples" in p.stderr, p.stderr
 
 
 def test_huge_hist_is_thinned_not_expanded():

@@ -217,9 +217,11 @@ def _samples(out, a, b, metrics, alpha, seed):
         va, vb = ra.get(m), rb.get(m)
         delta = vb - va
         ci = _bootstrap(ta, tb, _stat(m), alpha, seed)
-        if m == "p50":
+        if m == "p50" and min(len(xa), len(xb)) >= 2:
             p, test = p_rank, "mann-whitney U (samples)"
             sig = p < alpha
+        elif m == "p50":
+            p, test, sig = None, "none", False     # (one sample: a rank test has nothing to rank)
         elif m == "mean":
             p = _welch_mean(ra, rb, delta)
             test, sig = ("welch t (exact moments)", p < alpha) if p is not None else ("none", False)
