@@ -9,7 +9,7 @@ from .records import DEC_MAX, U64_MAX, NonFinite
 
 DEC128_MAX = Decimal(f"{(2**128 - 1) // 1000}.{(2**128 - 1) % 1000:03d}")   # a milli figure in 128 bits
 
-U32_MAX = 2**32 - 1          # the firmware's 32-bit counters (bm/harness_internal.h)
+U32_MAX = derive.U32_MAX     # the firmware's 32-bit counters (bm/harness_internal.h)
 WARMUP_WINDOW = 8            # core/bm_harness.c: the warm-up settles over its last 8 batches
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")   # BM_BENCHMARK's name is a C identifier (bm-link)
 
