@@ -12,9 +12,10 @@
 # that flash), <NAME>-size, and a ctest boot test <NAME>.boot; the first image of a project also
 # gets the plain names run, debug, flash and size. All images of one build tree share its
 # toolchain (one arch), so one project can build for several boards of that arch. LIBRARIES are
-# for the code benchmarks call; a BM_BENCHMARK in an object library is registered like the
-# image's own, one in a static library is refused at build time (its member is linked only when
-# called, so it would never run); benchmark names are letters, digits and _.
+# for the code benchmarks call; a BM_BENCHMARK in an object library named there is registered
+# like the image's own, one in a static library (named or reached through another library) or in
+# an object library reached only through another library is refused at build time (it would
+# never be linked, so it would never run); benchmark names are letters, digits and _.
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/BaremarkToolchain.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/BaremarkOptions.cmake)
@@ -374,28 +375,20 @@ function(baremark_add_firmware)
   set(first_src ${own} ${tp})
   list(GET first_src 0 first_src)
   get_filename_component(first_src ${first_src} ABSOLUTE)
-  # Libraries in LIBRARIES: an object library's objects are linked whole, so its benchmarks are
-  # the image's like any source's (bm-link registers them); a static library's members are linked
-  # only when called, so a BM_BENCHMARK there would never run, and bm-link says so. Evaluated at
-  # generation time, as the library may be defined after this call. (linker/common.ld's
-  # .bm_stray catches any registration that still gets past.)
-  set(libs)
-  set(lib_objects)
-  foreach(l ${FW_LIBRARIES})
-    if(l MATCHES "\\.a$" AND NOT l MATCHES "^\\$<") # a static library by its path: scanned as one
-      list(APPEND libs "--library=${l}")
-      continue()
-    endif()
-    if(NOT l MATCHES "^[A-Za-z0-9_.+:-]+$" OR l MATCHES "^-")
-      continue() # not a target's name (a flag, another path, a generator expression): linked as is
-    endif()
-    set(_type "$<TARGET_PROPERTY:${l},TYPE>")
-    list(APPEND libs "--library=$<$<TARGET_EXISTS:${l}>:$<$<STREQUAL:${_type},STATIC_LIBRARY>:$<TARGET_FILE:${l}>>>")
-    list(APPEND lib_objects "$<$<TARGET_EXISTS:${l}>:$<$<STREQUAL:${_type},OBJECT_LIBRARY>:$<TARGET_OBJECTS:${l}>>>")
-  endforeach()
+  # Libraries in LIBRARIES, and the libraries those reach: an object library named there has its
+  # objects linked whole, so its benchmarks are the image's like any source's (bm-link registers
+  # them); a static library's members are linked only when called, and an object library reached
+  # through another library is not linked at all (CMake links its objects only into the targets
+  # that name it), so a BM_BENCHMARK in either would never run, and bm-link says so. Worked out
+  # when the whole project has been read (the libraries may be defined after this call), into the
+  # image's _BM_LIBRARY_ARGS. (linker/common.ld's .bm_stray catches any registration that still
+  # gets past.)
+  set_property(TARGET ${name} PROPERTY _BM_LIBRARIES "${FW_LIBRARIES}")
+  cmake_language(EVAL CODE "cmake_language(DEFER DIRECTORY [[${CMAKE_SOURCE_DIR}]] CALL _bm_library_args [[${name}]])")
   add_custom_command(TARGET ${name} PRE_LINK
-    COMMAND ${BAREMARK_DIR}/tools/bm-link --nm=${CMAKE_NM} "--select=${select}" ${libs}
-            --out ${gen} --hosted $<BOOL:${BM_HOSTED}> "$<TARGET_OBJECTS:${name}>" ${lib_objects}
+    COMMAND ${BAREMARK_DIR}/tools/bm-link --nm=${CMAKE_NM} "--select=${select}"
+            "$<TARGET_GENEX_EVAL:${name},$<TARGET_PROPERTY:${name},_BM_LIBRARY_ARGS>>"
+            --out ${gen} --hosted $<BOOL:${BM_HOSTED}> "$<TARGET_OBJECTS:${name}>"
     WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR} COMMAND_EXPAND_LISTS VERBATIM)
   add_custom_target(${name}-build-info
     COMMAND ${BAREMARK_DIR}/tools/bm-build-info --out ${gen}/build_info.c --kit ${BAREMARK_DIR}
@@ -435,6 +428,55 @@ function(baremark_add_firmware)
     add_test(NAME ${name}.boot COMMAND ${runner} --quiet --check -- ${qemu})
     set_tests_properties(${name}.boot PROPERTIES TIMEOUT 600)
   endif()
+endfunction()
+
+# The bm-link arguments of image `name` for its LIBRARIES (see baremark_add_firmware), when the
+# project has been read: every library they reach, through INTERFACE_LINK_LIBRARIES (a static
+# library's own dependencies are there too, as $<LINK_ONLY:...>), aliases resolved. Static ones,
+# named or reached, are scanned (--library); object ones named are registered like the image's
+# objects, reached ones scanned (--unlinked).
+function(_bm_library_args name)
+  get_target_property(todo ${name} _BM_LIBRARIES)
+  set(direct 1)
+  set(seen)
+  set(args)
+  while(todo)
+    set(next)
+    foreach(l IN LISTS todo)
+      string(REGEX REPLACE "^\\$<LINK_ONLY:(.*)>$" "\\1" l "${l}")
+      if(l MATCHES "\\.a$" AND NOT l MATCHES "^\\$<") # a static library by its path
+        list(APPEND args "--library=${l}")
+        continue()
+      endif()
+      if(NOT l MATCHES "^[A-Za-z0-9_.+:-]+$" OR l MATCHES "^-" OR NOT TARGET ${l})
+        continue() # not a target (a flag, a system library, a generator expression): linked as is
+      endif()
+      get_target_property(real ${l} ALIASED_TARGET)
+      if(real)
+        set(l ${real})
+      endif()
+      if(l IN_LIST seen)
+        continue()
+      endif()
+      list(APPEND seen ${l})
+      get_target_property(type ${l} TYPE)
+      if(type STREQUAL "STATIC_LIBRARY")
+        list(APPEND args "--library=$<TARGET_FILE:${l}>")
+      elseif(type STREQUAL "OBJECT_LIBRARY" AND direct)
+        list(APPEND args "$<TARGET_OBJECTS:${l}>")
+      elseif(type STREQUAL "OBJECT_LIBRARY")
+        list(APPEND args "--unlinked=$<JOIN:$<TARGET_OBJECTS:${l}>,$<SEMICOLON>--unlinked=>")
+        add_dependencies(${name} ${l}) # (not a link dependency: built for the scan)
+      endif()
+      get_target_property(deps ${l} INTERFACE_LINK_LIBRARIES)
+      if(deps)
+        list(APPEND next ${deps})
+      endif()
+    endforeach()
+    set(todo ${next})
+    set(direct 0)
+  endwhile()
+  set_property(TARGET ${name} PROPERTY _BM_LIBRARY_ARGS "${args}")
 endfunction()
 
 # <name>.board.json beside the image: what a host tool needs to run it elsewhere (a LAVA job, a
