@@ -181,6 +181,12 @@ def test_pattern_on_whole_and_arriving_records():
             assert rx.search(line[:k]) is None
     assert rx.search(lines[0]) is None and not any(rx.search(l) for l in lines if '"type":"hist"' in l)
     assert set(lava.monitor()["fixupdict"].values()) == {"pass", "fail"}
+    # The end string matches the end record whole, and no cut of it (a reset or a lost tail
+    # would otherwise end the job complete and passing).
+    end = re.compile(lava.END, re.DOTALL)
+    line = next(l for l in lines if l.startswith('{"type":"end"'))
+    assert end.search(line + "\r\n")
+    assert not any(end.search(line[:k] + "\r\n") for k in range(len(line)))
 
 
 # ---- job generation: bad input ----

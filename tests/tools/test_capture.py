@@ -105,3 +105,49 @@ def test_capture_checks_its_outputs_before_reading(tmp_path):
     p = bm("capture", "--quiet", "-o", "/dev/full", "--", PY, FAKE)
     assert p.returncode == 2 and "cannot write /dev/full" in p.stderr
     assert p.stdout.count("\n") == 14 and "saved to stdout" in p.stderr
+
+
+def test_capture_stopped_keeps_what_arrived(tmp_path):
+    """Ctrl-C and SIGTERM (a CI job's timeout) stop the read like --timeout: the console so far
+    goes to --raw, the cut boot to -o (which check refuses), exit 130."""
+    import signal
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        out, raw = tmp_path / f"r{sig}.jsonl", tmp_path / f"r{sig}.raw"
+        p = subprocess.Popen([PY, os.path.join(os.path.dirname(FAKE), "..", "..", "tools", "bm"), "capture",
+                              "--quiet", "-o", str(out), "--raw", str(raw), "--", PY, FAKE, "--hang-at", "spin"],
+                             stderr=subprocess.PIPE, text=True)
+        for _ in range(200):
+            time.sleep(0.05)
+            if b"*** HANG" in (raw.read_bytes() if raw.exists() else b"") or _ > 40:
+                break
+        p.send_signal(sig)
+        err = p.communicate(timeout=30)[1]
+        assert p.returncode == 130 and "interrupted before the end record" in err, (sig, err)
+        assert b"*** HANG: spin" in raw.read_bytes() and out.read_bytes().startswith(b'{"type":"meta"')
+        c = bm("check", out)
+        assert c.returncode == 1 and "no end record" in c.stdout
+
+
+def test_capture_start_failed_and_no_boot(tmp_path):
+    """A --start command that fails before any boot ends the wait at once (not at the timeout),
+    naming it; an -o left from an earlier run is emptied when no boot arrived, never kept."""
+    out = tmp_path / "rec.jsonl"
+    assert bm("capture", "--quiet", "-o", out, "--", PY, FAKE, "--log", "r14").returncode == 0
+    assert bm("check", out).returncode == 0
+    t0 = time.monotonic()
+    p = bm("capture", "--quiet", "-o", out, "--start", "exit 3", "--timeout", "60", "--", "sleep", "60")
+    assert p.returncode == 2 and "--start command exited with status 3" in p.stderr, p.stderr
+    assert time.monotonic() - t0 < 30 and out.read_bytes() == b""
+    q = bm("capture", "--quiet", "-o", out, "--timeout", "1", "--", "sleep", "5")
+    assert q.returncode == 124 and out.read_bytes() == b""
+
+
+def test_capture_end_record_without_newline(tmp_path):
+    """A board that halts right after its end record's last byte (no newline) ends the read."""
+    data = subprocess.run([PY, FAKE, "--log", "r14", "--out", "/dev/stdout"], stdout=subprocess.PIPE).stdout
+    cut = data[:data.index(b"}", data.index(b'"crc"', data.index(b'{"type":"end"'))) + 1]
+    src = tmp_path / "console"
+    src.write_bytes(cut)
+    t0 = time.monotonic()
+    p = bm("capture", "--quiet", "--timeout", "60", "--", "sh", "-c", f"cat {src}; sleep 60")
+    assert p.returncode == 0 and "complete" in p.stderr and time.monotonic() - t0 < 30, p.stderr

@@ -7,9 +7,13 @@ the last complete boot is kept). Saves the raw console (--raw) and the clean rec
 board), so nothing printed before the reader attached is lost.
 
 Exit status: 0 a complete, clean boot was saved; 1 the saved boot has problems (listed) or
-none completed; 2 usage, the port cannot be opened, or an output could not be written (the
-paths are checked before anything is read); 124 timed out before an end record."""
+none completed; 2 usage, the port cannot be opened, an output could not be written (the paths
+are checked before anything is read), or the --start command failed before a boot began; 124
+timed out before an end record; 130 stopped by Ctrl-C or SIGTERM before an end record. Whatever
+ends the read, what arrived is saved: every byte to --raw, the boot's records (complete or not)
+to -o, which is emptied when no boot arrived (never left holding an earlier run's records)."""
 import os
+import signal
 import sys
 
 from . import log as logmod
@@ -90,6 +94,10 @@ def main(args):
             sys.stderr.buffer.write(chunk)
             sys.stderr.buffer.flush()
     helper = (lambda: stream.start_helper(args.start)) if args.start else None
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt  # (SIGTERM, e.g. a CI job's timeout: stop like Ctrl-C, keep what arrived)
+    signal.signal(signal.SIGTERM, stop)
     try:
         if args.port:
             res = stream.read_port(args.port, args.baud, args.timeout, args.linger, echo, helper)
@@ -108,11 +116,18 @@ def main(args):
     for p in lg.problems:
         if bt is None or p not in bt.problems:
             say(f"note: {p.msg}")
+    if res.start_failed is not None:
+        say(f"the --start command exited with status {res.start_failed} before a boot began: {args.start}")
     if bt is None:
-        say("no boot arrived (no meta record)" + (f"; {res.closed}" if res.closed else ""))
+        if args.output:
+            failed.append(_write(args.output, b""))
+        say("no boot arrived (no meta record)" + (f"; {res.closed}" if res.closed else "") +
+            ("; interrupted" if res.interrupted else ""))
         for msg in filter(None, failed):
             say(msg)
-        return 2 if any(failed) else 124 if res.timed_out else 1
+        if any(failed) or res.start_failed is not None:
+            return 2
+        return 124 if res.timed_out else 130 if res.interrupted else 1
     data = b"".join(r.text + b"\n" for r in bt.records)
     if args.output:
         failed.append(_write(args.output, data))
@@ -134,6 +149,9 @@ def main(args):
     if res.timed_out and not bt.complete:
         say(f"timed out after {args.timeout:g} s before the end record")
         return 124
+    if res.interrupted and not bt.complete:
+        say("interrupted before the end record")
+        return 130
     if res.closed and not bt.complete:
         say(f"the console closed before the end record ({res.closed})")
     if any(failed):

@@ -29,7 +29,8 @@ from .output import FORMATS, render
 SUITE = "baremark"     # the monitor's name: LAVA's test suite ("definition") of the kit's cases
 # Each monitor string is a regex (pexpect, DOTALL): `[^\n]` keeps a match inside one line.
 START = r'\{"type":"meta","format":2,"seq":0,'
-END = r'\{"type":"end","format":2,'
+# The end record whole, to its checksum: a record cut by a reset or a lost line is no end.
+END = r'\{"type":"end","format":2,[^\n]*,"crc":"[0-9a-f]{8}"\}'
 # One result record, either shape. LAVA reports every named group, an unmatched one as None, and
 # lava-server drops a case whose units are None (its units column is NOT NULL): so `units` is
 # empty, never None, for a failed record (which has no unit); `measurement` stays None there (a
@@ -775,7 +776,8 @@ def verify_qemu(board, job, device, path):
     arch = job["context"]["arch"]
     if arch not in (device.get("available_architectures") or []):
         notes.append(f"LAVA's qemu device type has no architecture {arch} (available_architectures in "
-                     f"qemu.jinja2): a lab needs its own device type for this board (docs/farm.md)")
+                     f"qemu.jinja2): a lab needs its own device type for this board (docs/farm.md: qemu.jinja2 plus "
+                     f"that one line, e.g. qemu-{arch}), named with --device-type qemu-{arch}")
         return problems, notes
     image = board.get("image", "IMAGE")
     mine = option_groups(board["qemu"][1:])

@@ -25,19 +25,22 @@ class Watch:
     def feed(self, chunk):
         self.data += chunk
         nl = self.data.rfind(b"\n")
-        if nl < self.done:
-            return
-        sc = records.scan(bytes(self.data[self.done:nl + 1]))
-        self.done = nl + 1
-        for r in sc.records:
-            if r.type == "meta":
-                self.meta, self.ended, self.running = True, False, None
-            elif r.type == "start" and self.meta:
-                self.running = r.name
-            elif r.type == "result":
-                self.running = None
-            elif r.type == "end" and self.meta:
-                self.ended = True
+        if nl >= self.done:
+            sc = records.scan(bytes(self.data[self.done:nl + 1]))
+            self.done = nl + 1
+            for r in sc.records:
+                if r.type == "meta":
+                    self.meta, self.ended, self.running = True, False, None
+                elif r.type == "start" and self.meta:
+                    self.running = r.name
+                elif r.type == "result":
+                    self.running = None
+                elif r.type == "end" and self.meta:
+                    self.ended = True
+        # An end record with no newline after it (the board halted right after printing it)
+        # ends the boot all the same; any other partial line waits for its newline.
+        if self.meta and not self.ended and self.data.endswith(b"}") and len(self.data) > self.done:
+            self.ended = any(r.type == "end" for r in records.scan(bytes(self.data[self.done:])).records)
 
 
 @dataclass
@@ -48,6 +51,8 @@ class Result:
     returncode: int = None    # the command's status, if it exited by itself
     stopped: bool = False     # we stopped the command (it kept running after the end record)
     closed: str = ""          # a port that went away: why
+    interrupted: bool = False # Ctrl-C or SIGTERM stopped the read
+    start_failed: int = None  # the --start command's status, when it failed before a boot began
 
 
 def _kill_group(proc):
@@ -74,26 +79,32 @@ def start_command(cmd, shell=False, output=True):
                             stderr=subprocess.STDOUT if output else None, start_new_session=True)
 
 
-def _pump(read, watch, timeout, linger, echo, tick=0.1):
-    """Read until the end record and `linger` s of quiet, a timeout, or end of input.
-    read(wait) returns bytes, b"" for no data yet, or None at end of input."""
+def _pump(read, watch, timeout, linger, echo, helper=None, tick=0.1):
+    """Read until the end record and `linger` s of quiet, a timeout, end of input, Ctrl-C or
+    SIGTERM ("interrupted": what arrived is kept), or the --start helper failing before a boot
+    began. read(wait) returns bytes, b"" for no data yet, or None at end of input."""
     t0 = time.monotonic()
     last = t0
-    while True:
-        now = time.monotonic()
-        if watch.ended and now - last >= linger:
-            return "ended"
-        if timeout and now - t0 >= timeout:
-            return "ended" if watch.ended else "timeout"
-        left = min(tick, (timeout - (now - t0)) if timeout else tick)
-        chunk = read(max(0.0, left))
-        if chunk is None:
-            return "eof"
-        if chunk:
-            last = time.monotonic()
-            watch.feed(chunk)
-            if echo:
-                echo(chunk)
+    try:
+        while True:
+            now = time.monotonic()
+            if watch.ended and now - last >= linger:
+                return "ended"
+            if timeout and now - t0 >= timeout:
+                return "ended" if watch.ended else "timeout"
+            if helper is not None and not watch.meta and helper.poll() not in (None, 0):
+                return "start-failed"
+            left = min(tick, (timeout - (now - t0)) if timeout else tick)
+            chunk = read(max(0.0, left))
+            if chunk is None:
+                return "eof"
+            if chunk:
+                last = time.monotonic()
+                watch.feed(chunk)
+                if echo:
+                    echo(chunk)
+    except KeyboardInterrupt:
+        return "interrupted"
 
 
 def run_command(cmd, timeout=None, linger=1.0, echo=None, after_start=None):
@@ -115,8 +126,9 @@ def run_command(cmd, timeout=None, linger=1.0, echo=None, after_start=None):
         except BlockingIOError:
             return b""
     try:
-        why = _pump(read, watch, timeout, linger, echo)
-        res = Result(bytes(watch.data), watch.ended, timed_out=why == "timeout")
+        why = _pump(read, watch, timeout, linger, echo, helper)
+        res = Result(bytes(watch.data), watch.ended, timed_out=why == "timeout", interrupted=why == "interrupted",
+                     start_failed=helper.returncode if why == "start-failed" else None)
         if why == "eof":
             # Output closed: the command is exiting; give it the rest of its time to do so.
             left = (timeout - (time.monotonic() - t0)) if timeout else None
@@ -172,7 +184,7 @@ def read_port(port, baud, timeout=None, linger=1.0, echo=None, after_open=None):
             return None
         return data
     try:
-        why = _pump(read, watch, timeout, linger, echo)
+        why = _pump(read, watch, timeout, linger, echo, helper)
     finally:
         sel.close()
         try:
@@ -182,7 +194,8 @@ def read_port(port, baud, timeout=None, linger=1.0, echo=None, after_open=None):
         if helper is not None:
             finish_helper(helper)
     return Result(bytes(watch.data), watch.ended, timed_out=why == "timeout",
-                  closed=closed[0] if closed and why == "eof" else "")
+                  closed=closed[0] if closed and why == "eof" else "", interrupted=why == "interrupted",
+                  start_failed=helper.returncode if why == "start-failed" else None)
 
 
 def start_helper(command):
