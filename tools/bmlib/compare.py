@@ -1,6 +1,7 @@
 """Compare two sides, A and B (two builds, boards or library versions), each one or more runs:
 per benchmark the change of the median, mean and P99 with a confidence interval, a test that
-fits the data, effect sizes and a verdict (`slower`, `faster`, `~` not significant, `same` exact).
+fits the data, effect sizes and a verdict (`slower`, `faster`, `~` not significant, `same` exact,
+`?` changed but no test fits these data: why is said under the table).
 Deterministic QEMU runs are compared exactly. `--gate` turns a regression into exit status 1.
 
 Exit status: 0 no gate failed, 1 a gate failed, 2 usage, unreadable or not comparable runs."""
@@ -13,8 +14,8 @@ from .log import UsageError, load_runs
 from .output import FORMATS, num, pct, render
 
 
-SHORT = {"exact": "exact", "mann-whitney U (samples)": "U-samples", "mann-whitney U (runs)": "U-runs",
-         "welch t (exact moments)": "welch-t", "bootstrap interval": "boot-CI", "none": "-"}
+SHORT = {"exact": "exact", "mann-whitney U (runs)": "U-runs", "welch t (exact moments)": "welch-t",
+         "welch t (moments)": "welch-t", "order-statistic interval": "OS-CI", "none": "-"}
 
 
 def _alpha(text):
@@ -84,7 +85,7 @@ def rows_of(benches):
                                    "ci_low": r.ci[0] if r.ci else None, "ci_high": r.ci[1] if r.ci else None,
                                    "p": r.p, "test": r.test, "significant": r.significant,
                                    "verdict": r.verdict, "cohen_d": b.d, "cliff_delta": b.cliff,
-                                   "note": b.note}))
+                                   "note": b.note, "why": r.why}))
     return rows
 
 
@@ -122,8 +123,8 @@ def compare_runs(a_runs, b_runs, metrics, alpha, name_filter=None, warn=None):
             big = [x.hist.data["n"] for x in benches if x.hist is not None and x.status == "ok"
                    and dist.thinned(x.hist.data)]
             if warn and big and len(a) == 1 and len(b) == 1:
-                warn(f"{name}: {max(big)} samples in {side}: the rank test and intervals use {dist.MOST} of them "
-                     f"(evenly spaced ranks), so their p-values are conservative")
+                warn(f"{name}: {max(big)} samples in {side}: Cliff's delta uses {dist.MOST} of them (evenly "
+                     f"spaced ranks); the intervals use every rank")
             if warn and sat:
                 warn(f"{name}: a statistics counter saturated in {sat} run(s) of {side}: its moments are not exact")
     if warn:
@@ -137,7 +138,7 @@ def compare_runs(a_runs, b_runs, metrics, alpha, name_filter=None, warn=None):
             warn(f"only {min(na, nb)} run(s) on one side: the test has little power; 5 or more per side "
                  f"is better")
         if "samples" in modes:
-            warn("one run per side: the rank test sees only the noise within each run; a shift from "
+            warn("one run per side: the intervals see only the noise within each run; a shift from "
                  "one run to the next (placement, frequency, caches) can look significant. Compare "
                  "several runs per side (-a RUN... -b RUN...) to test across runs")
     return out
@@ -195,6 +196,10 @@ def main(args):
         print(f"B: {side(b_runs)}")
     render(rows_of(benches), cols, args.format, sys.stdout)
     if args.format == "table":
+        for b in benches:
+            for r in b.rows:
+                if r.why and r.verdict in ("?", "~"):
+                    print(f"  {b.name} {r.metric} {r.verdict}: {r.why}")
         print("change = B - A (positive: B takes longer); d = Cohen's d, cliff = Cliff's delta "
               "(B against A); ~ = not significant at alpha "
               f"{args.alpha:g}; ? = changed, but no test fits (a gate on it fails)")

@@ -43,13 +43,3 @@ def samples(hist: dict) -> np.ndarray:
 def quantile(sorted_values, q, axis=-1):
     """Nearest rank, as the firmware computes it (numpy's inverted_cdf)."""
     return np.quantile(sorted_values, q, axis=axis, method="inverted_cdf")
-
-
-def thin(sorted_values, most=10000):
-    """At most `most` values with the same distribution (evenly spaced ranks), so a bootstrap
-    stays fast on a million samples; its interval is then wider than it need be."""
-    n = len(sorted_values)
-    if n <= most:
-        return sorted_values
-    idx = ((np.arange(most) + 0.5) * n / most).astype(np.int64)
-    return sorted_values[idx]

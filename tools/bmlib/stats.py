@@ -1,13 +1,15 @@
 """Comparison of two sides (A, B), each one or more runs, benchmark by benchmark: the change
-of each figure with a bootstrap confidence interval, the test that fits the data (exact for
-deterministic QEMU, a rank test on the hist samples for one run per side, a rank test across
-run figures for several runs per side), effect sizes, verdicts, and the regression gate.
-All tests and intervals are scipy's; this module only chooses and wires them."""
+of each figure with a confidence interval, the test that fits the data (exact for deterministic
+QEMU, within the histogram's resolution; distribution-free order-statistic intervals and Welch's
+t on the exact sums for one run per side; a rank test across run figures for several runs per
+side), effect sizes, verdicts, and the regression gate. The distributions, tests and bootstrap
+are scipy's; this module chooses and wires them, and says "?" where none fits the data."""
 import math
 import re
 import warnings
 from dataclasses import dataclass, field
 from decimal import Decimal, localcontext
+from fractions import Fraction
 
 import numpy as np
 
@@ -15,6 +17,7 @@ from . import dist
 
 METRICS = ("min", "p50", "p90", "p99", "p999", "max", "mean")
 QUANT = {"min": 0.0, "p50": 0.5, "p90": 0.9, "p99": 0.99, "p999": 0.999, "max": 1.0}
+RANK = {"p50": (1, 2), "p90": (9, 10), "p99": (99, 100), "p999": (999, 1000)}   # as the firmware asks
 # Keys of the meta record that must agree for two runs to be comparable at all.
 COMPARABLE = ("board", "built_for", "isa", "cycle_unit", "cycle_counter", "samples")
 # Keys that say which build a run is: a side mixing them is probably a mistake.
@@ -35,6 +38,7 @@ class Row:
     test: str = ""
     significant: bool = False
     verdict: str = "~"
+    why: str = ""             # why there is no test ("?"), or what bounds the verdict
 
 
 @dataclass
@@ -95,36 +99,132 @@ def _bootstrap(a, b, stat, alpha, seed):
     return (float(lo), float(hi)) if math.isfinite(lo) and math.isfinite(hi) else None
 
 
-def _stat(metric):
-    if metric == "mean":
-        return lambda x, axis: np.mean(x, axis=axis)
-    q = QUANT[metric]
-    return lambda x, axis: dist.quantile(x, q, axis=axis)
-
-
 def _mwu(a, b):
-    """Two-sided Mann-Whitney U of B against A: (p, U of B)."""
+    """Two-sided Mann-Whitney U of B against A: (p, U of B). Exact (every arrangement of the
+    pooled values, ties as they are) when there are at most 20,000 arrangements: few runs per
+    side tie often (a run's figure is a bin's representative), and the normal approximation
+    scipy uses with ties then gives p-values no arrangement can."""
     from scipy import stats as st
     if np.all(a == a[0]) and np.all(b == a[0]):
         return 1.0, len(a) * len(b) / 2
+    u = float(st.mannwhitneyu(b, a, alternative="two-sided").statistic)
+    if min(len(a), len(b)) < 2:
+        return 1.0, u       # (one value on a side: no arrangement is more extreme than another)
+    if math.comb(len(a) + len(b), len(a)) <= 20000:
+        def ranksum(x, y, axis=-1):
+            r = st.rankdata(np.concatenate([x, y], axis=axis), axis=axis)
+            return r[..., x.shape[axis]:].sum(axis=-1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res = st.permutation_test((a, b), ranksum, permutation_type="independent", vectorized=True,
+                                      n_resamples=np.inf, alternative="two-sided")
+        return min(1.0, float(res.pvalue)), u
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         r = st.mannwhitneyu(b, a, alternative="two-sided")
-    return float(r.pvalue), float(r.statistic)
+    return float(r.pvalue), u
 
 
-def _welch_mean(ra, rb, delta):
-    """Welch's t on the records' exact moments: p, or None with fewer than 2 samples on a side
-    (one sample has no spread: there is nothing to test a difference against)."""
+def _moments_of(bench):
+    """(mean, standard deviation, n, rounding) per iteration: from the hist record's exact sums
+    (rounding 0), else from the result's figures, printed to 3 decimals (rounding 0.0005)."""
+    h = bench.hist.data if bench.hist is not None else None
+    if h and h["n"] >= 1:
+        n, div, s1, s2 = h["n"], h["div"], h["sum"], h["sumsq"]
+        mean = Fraction(s1, n * div)
+        var = Fraction(n * s2 - s1 * s1, n * (n - 1) * div * div) if n >= 2 else Fraction(0)
+        return float(mean), math.sqrt(max(float(var), 0.0)), n, 0.0
+    r = bench.result.data
+    return _f(r["mean"]), _f(r["stddev"]), r["n"], 0.0005
+
+
+def _welch_mean(a, b):
+    """Welch's t on the two sides' moments: p, or None with fewer than 2 samples on a side (one
+    sample has no spread: there is nothing to test a difference against). Figures known only to
+    3 decimals are taken at their least favourable: the difference shrunk and the deviations
+    grown by their rounding. With no spread on either side the permutation test's smallest
+    p-value is what the difference is worth (all of A below all of B is one arrangement of many)."""
     from scipy import stats as st
-    if ra["n"] < 2 or rb["n"] < 2:
+    ma, sda, na, ea = _moments_of(a)
+    mb, sdb, nb, eb = _moments_of(b)
+    if na < 2 or nb < 2:
         return None
-    sda, sdb = _f(ra["stddev"]), _f(rb["stddev"])
+    diff = max(0.0, abs(mb - ma) - ea - eb)
+    sda, sdb = sda + ea, sdb + eb
+    if diff == 0:
+        return 1.0
     if sda == 0 and sdb == 0:
-        # every sample alike on both sides: the means are exact, any difference is one
-        return 1.0 if delta == 0 else 0.0
-    return float(st.ttest_ind_from_stats(_f(ra["mean"]), sda, ra["n"], _f(rb["mean"]), sdb, rb["n"],
-                                         equal_var=False).pvalue)
+        return min_p(na, nb)
+    return float(st.ttest_ind_from_stats(0.0, sda, na, diff, sdb, nb, equal_var=False).pvalue)
+
+
+def _nearest_rank(n, metric):
+    if metric == "min":
+        return 1
+    if metric == "max":
+        return n
+    num, den = RANK[metric]
+    return min(max(-(-num * n // den), 1), n)
+
+
+def _order_range(bench, r):
+    """[lo, hi] per iteration (Fractions) that the r-th smallest sample (1-based) of a run lies
+    in: exact in the tail and at the minimum, else its histogram bin, clamped as the firmware
+    clamps it. Without a hist record, only the nearest-rank quantiles, from their bound_ppm."""
+    h = bench.hist.data if bench.hist is not None else None
+    if h:
+        n, tail, div = h["n"], h["tail"], h["div"]
+        hist_n = n - len(tail)
+        if r > hist_n:
+            v = tail[r - hist_n - 1]
+            return Fraction(v, div), Fraction(v, div)
+        if r == 1:
+            return Fraction(h["min"], div), Fraction(h["min"], div)
+        acc = 0
+        for lo, hi, c in h["bins"]:
+            acc += c
+            if acc >= r:
+                break
+        top = tail[0] if tail else h["max"]
+        lo = min(max(lo, h["min"]), top)
+        hi = max(min(hi, top), lo)
+        return Fraction(lo, div), Fraction(hi, div)
+    return None
+
+
+def _quantile_range(bench, metric):
+    """[lo, hi] per iteration holding the run's true nearest-rank `metric` (what its figure can be
+    off by at the histogram's resolution)."""
+    res = bench.result.data
+    if bench.hist is not None:
+        return _order_range(bench, _nearest_rank(res["n"], metric))
+    v = Fraction(str(res[metric]))
+    b = (res.get("bound_ppm") or {}).get(metric, 0) if metric in RANK else 0
+    if not b:
+        return v, v
+    # (r - lo) / lo <= b and (hi - r) / hi <= b; the figure itself is rounded to 3 decimals
+    e = Fraction(1, 2000)
+    return (v - e) / (1 + Fraction(b, 10**6)), (v + e) / max(1 - Fraction(b, 10**6), Fraction(1, 10**6))
+
+
+def _os_ranks(n, q, t):
+    """Ranks (l, u) of a distribution-free interval for the q-quantile of n samples: the true
+    quantile is below X_(l) or above X_(u) with probability at most t each (binomial), or None
+    when n is too small for one (an extreme quantile of few samples has no such interval)."""
+    from scipy import stats as st
+    if not 0 < q < 1:
+        return None
+    if n <= 10**7:
+        lo, hi = int(st.binom.ppf(t, n, q)), int(st.binom.ppf(1 - t, n, q)) + 1
+    else:  # (normal approximation, a rank wider each way)
+        z, m = float(st.norm.ppf(1 - t)), n * q
+        w = z * math.sqrt(n * q * (1 - q))
+        lo, hi = int(math.floor(m - w)) - 1, int(math.ceil(m + w)) + 2
+    return (lo, hi) if lo >= 1 and hi <= n else None
+
+
+def _samples_needed(q, t):
+    return math.ceil(max(math.log(t) / math.log(q), math.log(t) / math.log(1 - q)))
 
 
 def _cohen_d(ma, sa, na, mb, sb, nb):
@@ -187,52 +287,77 @@ def compare_bench(name, a, b, metrics, alpha, seed=0):
 
 def _exact(out, a, b, metrics):
     """Deterministic QEMU: every figure is an instruction count, so any change is a change;
-    there is nothing to test."""
+    there is nothing to test. A quantile from a histogram bin is known to its bin only: B's
+    range against A's says whether it changed, and by how much at least."""
     out.mode = "exact"
     for m in metrics:
+        ra, rb = a.result.get(m), b.result.get(m)
         if m == "mean":
             va, vb = _exact_mean(a), _exact_mean(b)
+            e = Decimal(0) if a.hist is not None and b.hist is not None else Decimal("0.001")
+            lo, hi = vb - va - e, vb - va + e
         else:
-            va, vb = a.result.get(m), b.result.get(m)
+            va, vb = ra, rb
+            (la, ha), (lb, hb) = _quantile_range(a, m), _quantile_range(b, m)
+            lo, hi = lb - ha, hb - la
         delta = vb - va
-        ra, rb = a.result.get(m), b.result.get(m)
-        out.rows.append(Row(m, ra, rb, delta, _rel(delta, va), None, None, "exact",
-                            delta != 0, "same" if delta == 0 else "slower" if delta > 0 else "faster"))
+        if lo == hi == 0:
+            verdict, sig, why = "same", False, ""
+        elif lo > 0 or hi < 0:
+            verdict, sig, why = ("slower" if lo > 0 else "faster"), True, ""
+        else:
+            verdict, sig = "~", False
+            why = "within the histogram's resolution"
+        ci = None if lo == hi else (float(lo), float(hi))
+        out.rows.append(Row(m, ra, rb, delta, _rel(delta, va), ci, None, "exact", sig, verdict, why))
     first = next((r for r in out.rows if r.metric == "p50"), out.rows[0] if out.rows else None)
-    changed = [r for r in out.rows if r.delta != 0]
-    out.verdict = first.verdict if first and first.delta != 0 else (changed[0].verdict if changed else "same")
+    changed = [r for r in out.rows if r.significant]
+    out.verdict = first.verdict if first and first.significant else (changed[0].verdict if changed else
+                                                                      "same" if all(r.verdict == "same" for r in out.rows)
+                                                                      else "~")
     return out
 
 
 def _samples(out, a, b, metrics, alpha, seed):
-    """One run per side: tests on the samples rebuilt from the hist records."""
+    """One run per side, with hist records. Quantiles: each side's distribution-free interval
+    (order statistics, at 1 - alpha/2 each, so the difference's holds at 1 - alpha) taken to
+    its histogram bins' edges: sampling and resolution both in it, significant when it excludes
+    0. The mean: Welch's t on the exact sums. The extremes of one run have no interval (?).
+    Effect sizes on the samples rebuilt from the hist records."""
     out.mode = "samples"
     xa, xb = dist.samples(a.hist.data), dist.samples(b.hist.data)
-    p_rank, u = _mwu(xa, xb)
-    out.cliff = 2 * u / (len(xa) * len(xb)) - 1
+    out.cliff = 2 * _mwu(xa, xb)[1] / (len(xa) * len(xb)) - 1
+    ma, sa, na, _ = _moments_of(a)
+    mb, sb, nb, _ = _moments_of(b)
+    out.d = _cohen_d(ma, sa, na, mb, sb, nb)
     ra, rb = a.result.data, b.result.data
-    out.d = _cohen_d(_f(ra["mean"]), _f(ra["stddev"]), ra["n"], _f(rb["mean"]), _f(rb["stddev"]), rb["n"])
-    ta, tb = dist.thin(xa), dist.thin(xb)
+    t = alpha / 4
     for m in metrics:
         va, vb = ra.get(m), rb.get(m)
         delta = vb - va
-        ci = _bootstrap(ta, tb, _stat(m), alpha, seed)
-        if m == "p50" and min(len(xa), len(xb)) >= 2:
-            p, test = p_rank, "mann-whitney U (samples)"
-            sig = p < alpha
-        elif m == "p50":
-            p, test, sig = None, "none", False     # (one sample: a rank test has nothing to rank)
-        elif m == "mean":
-            p = _welch_mean(ra, rb, delta)
-            test, sig = ("welch t (exact moments)", p < alpha) if p is not None else ("none", False)
+        ci, p, sig, why = None, None, False, ""
+        if m == "mean":
+            p = _welch_mean(a, b)
+            test = "welch t (exact moments)" if p is not None else "none"
+            sig = p is not None and p < alpha
+            why = "" if p is not None else "fewer than 2 samples on a side"
+        elif m in ("min", "max"):
+            test, why = "none", f"the {m} of one run per side has no interval (compare several runs)"
         else:
-            p, test = None, "bootstrap interval"
-            sig = ci is not None and (ci[0] > 0 or ci[1] < 0)
-        # "?": no test could be made (one sample on a side); the gate does not take it as a pass
-        untested = p is None and (test == "none" or ci is None)
-        test = "none" if untested else test
-        out.rows.append(Row(m, va, vb, delta, _rel(delta, va), ci, p, test, sig,
-                            "?" if untested and delta != 0 else _verdict(sig, delta)))
+            ka, kb = _os_ranks(na, QUANT[m], t), _os_ranks(nb, QUANT[m], t)
+            if ka is None or kb is None:
+                test = "none"
+                why = f"{m} needs {_samples_needed(QUANT[m], t)} samples on each side for an interval"
+            else:
+                test = "order-statistic interval"
+                lo = _order_range(b, kb[0])[0] - _order_range(a, ka[1])[1]
+                hi = _order_range(b, kb[1])[1] - _order_range(a, ka[0])[0]
+                ci = (float(lo), float(hi))
+                sig = lo > 0 or hi < 0
+        untested = test == "none"
+        verdict = "?" if untested and delta != 0 else "~" if not sig else \
+            ("slower" if (ci[0] > 0 if ci else delta > 0) else "faster")
+        out.rows.append(Row(m, va, vb, delta, _rel(delta, va), ci, p, test, sig, verdict, why))
     out.verdict = _headline(out)
     return out
 
@@ -247,13 +372,14 @@ def _moments(out, a, b, metrics, alpha):
     for m in metrics:
         va, vb = ra.get(m), rb.get(m)
         delta = vb - va
-        p = _welch_mean(ra, rb, delta) if m == "mean" else None
+        p = _welch_mean(a, b) if m == "mean" else None
         if p is not None:
-            out.rows.append(Row(m, va, vb, delta, _rel(delta, va), None, p, "welch t (exact moments)",
+            out.rows.append(Row(m, va, vb, delta, _rel(delta, va), None, p, "welch t (moments)",
                                 p < alpha, _verdict(p < alpha, delta)))
         else:
             out.rows.append(Row(m, va, vb, delta, _rel(delta, va), None, None, "none", False,
-                                "?" if delta != 0 else "~"))
+                                "?" if delta != 0 else "~", out.note if m != "mean" else
+                                "fewer than 2 samples on a side"))
     out.verdict = _headline(out)
     return out
 
@@ -269,7 +395,8 @@ def _runs(out, a, b, metrics, alpha, seed):
         delta = mb - ma
         p, u = _mwu(xa, xb)
         ci = _bootstrap(xa, xb, lambda x, axis: np.median(x, axis=axis), alpha, seed)
-        sig = p < alpha
+        # (significant, and B's runs above A's (U) the way the medians moved: else no verdict)
+        sig = p < alpha and (u * 2 > len(xa) * len(xb)) == (delta > 0) and delta != 0
         out.rows.append(Row(m, ma, mb, delta, _rel(delta, ma), ci, p, "mann-whitney U (runs)",
                             sig, _verdict(sig, delta)))
     # Effect sizes of the run medians.
@@ -340,7 +467,7 @@ def gate_failures(benches, gates):
                 # B's figure is worse and nothing could test it: a gate that cannot be judged
                 # has not passed (one run per side without hist records tests only the mean;
                 # one sample per side tests nothing)
-                why = b.note or "fewer than 2 samples on a side"
+                why = r.why or b.note or "no test fits"
                 out.append((b.name, f"{g.metric} rose from {r.a} to {r.b} and cannot be tested ({why}): "
                                     f"{g.text} cannot be judged, so it does not pass"))
                 continue
@@ -353,7 +480,7 @@ def gate_failures(benches, gates):
                 past = Decimal(str(r.delta)) > g.limit
                 change = f"+{r.delta} {b.unit}"
             if past:
-                why = "exact" if r.test == "exact" else f"p = {r.p:.2g}" if r.p is not None \
-                    else "interval excludes 0"
+                why = ("exact" if r.ci is None else "exact, at the histogram's resolution") if r.test == "exact" \
+                    else f"p = {r.p:.2g}" if r.p is not None else "interval excludes 0"
                 out.append((b.name, f"{g.metric} {change} is past {g.text} ({why})"))
     return out
