@@ -32,6 +32,15 @@ BM_BENCHMARK(fault_illegal, never_right)
 	arch_test_undefined();
 }
 
+#if defined(__linux__) /* host-linux: a failed assert() is SIGABRT, a trap like any other signal */
+#include <stdlib.h>
+BM_BENCHMARK(fault_abort, never_right, .max_iters = 1)
+{
+	if (bm_seed(0) == 0) /* (always: the compiler cannot know) */
+		abort();
+}
+#endif
+
 #ifdef BM_TEST_BAD_ADDRESS
 /* A load from an address no device answers. */
 BM_BENCHMARK(fault_bad_address, never_right)

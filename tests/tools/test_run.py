@@ -65,6 +65,14 @@ def test_crash_keeps_what_arrived():
     assert "benchmark crc32 (3/5) was running" in p.stderr and "*** DIE" in p.stderr
 
 
+def test_silent_end_is_broken_even_unchecked():
+    """A guest that exits 0 with its console cut (a benchmark broke the UART; exit() on
+    host-linux) has not shown a pass: 125 without --check too, naming where the console stopped."""
+    p = run("--", PY, FAKE, "--log", "r14", "--quiet-at", "crc32")
+    assert p.returncode == 125, p.stderr
+    assert "no end record" in p.stderr and "crc32" in p.stderr and "console stopped" in p.stderr
+
+
 def test_runs_identical_and_differing(tmp_path):
     assert run("--runs", "2", "--", PY, FAKE, "--log", "r14").returncode == 0
     save = tmp_path / "console.log"

@@ -111,7 +111,8 @@ def explain(lg):
     say(f"{len(bt.records)} records arrived, {len(done)} of {(bt.meta.data or {}).get('benchmarks', '?')} results")
     if bt.running is not None:
         s = bt.running.start
-        say(f"benchmark {bt.running.name} ({s.get('index')}/{s.get('of')}) was running")
+        say(f"benchmark {bt.running.name} ({s.get('index')}/{s.get('of')}) was running, or the console stopped "
+            "after its start record")
         for t in bt.kit_said(s.pos):
             say(f"  the kit said: {t}")
     else:
@@ -240,6 +241,11 @@ def main(args):
                 explain(lg)
                 return BROKEN
         errs = judge(lg, args, status, text) if checking else []
+        if not checking and status in (0, 1) and (not lg.boots or lg.boots[-1].end is None):
+            # The guest says it finished, its console does not: the records were lost (a benchmark
+            # broke the UART) or the process ended early (exit() on host-linux): no status to trust.
+            errs.append(f"the guest exited with status {status}, but its console has no end record "
+                        "(the console stopped, or the run ended early): its results are not all there")
         if not checking:
             errs += [f"console lacks the text {t!r}" for t in args.expect_text if t not in text]
             errs += [f"console has the text {t!r}" for t in args.reject_text if t in text]
