@@ -420,6 +420,7 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 	struct samples_out so;
 	if (take_samples(b->batch, iters, cfg->samples, oh, kit, &so) != 0)
 		return -1;
+	bm_guard_stats_seal(kit);
 	res->body_cycles += so.body_cycles;
 	res->below_overhead += so.below;
 	struct bm_u128 instret_sum = {so.instret_lo, so.instret_hi};
@@ -530,8 +531,10 @@ static __attribute__((noinline)) int run_guarded(const struct bm_bench *b, const
 			return -1;
 	}
 
-	/* The kit's own state first: if the benchmark wrote over it, no check below can be trusted. */
-	if (!bm_guard_kit_intact(kit))
+	/* The kit's own state first: if the benchmark wrote over it, no check below can be trusted.
+	 * The statistics (its figures) are final from its last sample: its verify and teardown ran
+	 * after that, and must have left them as they were. */
+	if (!bm_guard_kit_intact(kit) || (res->status == BM_ST_OK && !bm_guard_stats_sealed(kit)))
 		return -1;
 	/* Whatever the benchmark said, a write outside its stack or scratch voids its figures. Found
 	 * only now, so named by the last of its own code that ran (not "teardown" when it has none). */

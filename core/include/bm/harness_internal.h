@@ -129,9 +129,15 @@ struct bm_kit_state {
 	uintptr_t head;
 	struct bm_stats stats;
 	uintptr_t tail;
+	uintptr_t sealed;     /* bm_guard_stats_seal's hash of stats, from the last sample on */
 };
 void bm_guard_kit_init(struct bm_kit_state *k);
 int bm_guard_kit_intact(const struct bm_kit_state *k);
+/* The statistics state is final after the last sample; what runs after it (the benchmark's
+ * verify and teardown) must not change it. Seal hashes it, sealed says whether it is unchanged:
+ * a stray write between the guard words would otherwise be reported as the benchmark's figures. */
+void bm_guard_stats_seal(struct bm_kit_state *k);
+int bm_guard_stats_sealed(const struct bm_kit_state *k);
 void bm_guard_stack_paint(void);
 /* Word fill and scan for the stack's paint and the scratch's canaries, four words a pass (both
  * run around every benchmark). Inline: the scratch must not pull the stack guard (and the
