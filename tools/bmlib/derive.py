@@ -96,6 +96,11 @@ class Hist:
         s_hi = sum(min(max(hi, lo_c), hi_c) * c for lo, hi, c in self.bins) + tail1
         q_lo = sum(max(lo, lo_c) ** 2 * c for lo, hi, c in self.bins) + tail2
         q_hi = sum(min(max(hi, lo_c), hi_c) ** 2 * c for lo, hi, c in self.bins) + tail2
+        if self.bins:
+            # one sample of the first bin is the minimum itself, exactly (it cannot sit at the top)
+            top0 = min(max(self.bins[0][1], lo_c), hi_c)
+            s_hi -= top0 - self.min
+            q_hi -= top0 * top0 - self.min * self.min
         if not s_lo <= self.sum <= s_hi:
             out.append(f"sum = {self.sum} is not what its bins and tail can add up to ({s_lo} .. {s_hi})")
         if not q_lo <= self.sumsq <= q_hi:
@@ -302,6 +307,25 @@ def figure_problems(d):
             out.append(f"{', '.join(nz)} but every sample is {d['min']} (min = max): each answer is exact")
     if n == 1 and (sd or ci or cv):
         out.append(f"n = 1 but stddev = {d['stddev']}, ci95 = {d['ci95']}, cv_ppm = {cv}: one sample has no spread")
+    bpo = d.get("bins_per_octave")
+    if isinstance(bpo, int) and bpo != layout.bins_per_octave(n):
+        out.append(f"bins_per_octave = {bpo} but n = {n} gives {layout.bins_per_octave(n)} "
+                   f"(46 up to {layout.U16_MAX_N} samples, 23 above)")
+    # the nearest rank n is the largest sample: the tail's, exact, whatever its size
+    b = d.get("bound_ppm")
+    for k, (num, den) in (("p50", (1, 2)), ("p90", (9, 10)), ("p99", (99, 100)), ("p999", (999, 1000))):
+        if -(-num * n // den) >= n and (d.get(k) != d["max"] or (isinstance(b, dict) and b.get(k))):
+            out.append(f"{k} = {d.get(k)} (bound_ppm {b.get(k) if isinstance(b, dict) else '?'}) with n = {n}: "
+                       f"its nearest rank is n, the maximum {d['max']}, exact")
+    if n >= 2 and lo < hi and fl.get("saturated") is not True:
+        # the smallest spread of n values with these min and max: the others at their middle
+        least = (max(hi - lo - 2 * half, 0) / 2) ** 2 * F(2, n - 1)
+        if (sd + half) ** 2 < least:
+            out.append(f"stddev = {d['stddev']} is less than {n} values spanning min..max "
+                       f"({d['min']}..{d['max']}) must spread")
+    if d.get("iters") == 1 and lo == hi and (sd or ci or cv):
+        out.append(f"every sample is {d['min']} (min = max, iters = 1) but stddev = {d['stddev']}, ci95 = "
+                   f"{d['ci95']}, cv_ppm = {cv}")
     if n >= 2 and fl.get("saturated") is not True:
         # the largest sample standard deviation of n values in [a, b] is (b - a) / 2 sqrt(n / (n - 1))
         if sd > half and (sd - half) ** 2 > ((hi - lo + 2 * half) / 2) ** 2 * F(n, n - 1):
@@ -338,4 +362,7 @@ def figure_problems(d):
         out.append(f"tukey out_hi = {o_hi} but max = {d['max']} is not above the high fence {d['tukey']['hi']}")
     if o_lo == 0 and o_hi == 0 and F(t_mean) != mean:
         out.append(f"tukey.mean = {d['tukey']['mean']} but there are no outliers: the mean is {d['mean']}")
+    if d.get("iters") == 1 and lo == hi and (t_lo != lo or t_hi != hi):
+        out.append(f"tukey fences {d['tukey']['lo']}..{d['tukey']['hi']} but every sample is {d['min']}: "
+                   "Q1 = Q3, the fences are that value")
     return out

@@ -337,6 +337,8 @@ def check_hist(d: dict) -> list:
         if total is not None and n is not None and not n * lo <= total <= n * hi:
             f.errs.append(f"sum = {total} is not within n x min .. n x max")
         sat = d.get("saturated")
+        if isinstance(sat, dict) and sat.get("bins") is True and n is not None and n < 2**32 - 1:
+            f.errs.append(f"saturated.bins = true, but n = {n}: a bin saturates at 4294967295 samples")
         if isinstance(sat, dict) and sat.get("sum") is True and n is not None and n * hi < 2**126:
             # The sums saturate at 2^127 (sum) and 2^191 (sumsq), not below: a flag that
             # cannot be true would switch off every check of the sums.
