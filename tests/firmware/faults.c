@@ -59,6 +59,20 @@ BM_BENCHMARK(fault_misaligned, never_right)
 }
 #endif
 
+#if ARCH_TEST_HAS_IRQ_LEFTOVER
+/* Passes, and its teardown leaves an interrupt enabled and pending with interrupts masked: the
+ * benchmark after it (known_loop, in name order) must still be ok, with its figures. */
+static void irq_leftover_teardown(void)
+{
+	arch_test_irq_leftover();
+}
+
+BM_BENCHMARK(fault_x_irq_left_on, always_right, .teardown = irq_leftover_teardown)
+{
+	bm_clobber_memory();
+}
+#endif
+
 #if ARCH_TEST_HAS_IRQ_OFF
 /* Leaves interrupts masked from its setup and passes (runs just before fault_hang, in name order):
  * the hang after it must still be stopped by the watchdog. */

@@ -31,4 +31,14 @@ static inline void arch_test_irq_off(void)
 	__asm__ volatile("cpsid i" : : : "memory");
 }
 
+/* Leaves an interrupt source behind, as a benchmark's driver might: interrupts masked, NVIC
+ * interrupt 0 enabled and pending. The kit must not take it in the next benchmark. */
+#define ARCH_TEST_HAS_IRQ_LEFTOVER 1
+static inline void arch_test_irq_leftover(void)
+{
+	__asm__ volatile("cpsid i" : : : "memory");
+	*(volatile uint32_t *)0xE000E100u = 1u; /* NVIC_ISER0 */
+	*(volatile uint32_t *)0xE000E200u = 1u; /* NVIC_ISPR0 */
+}
+
 #endif
