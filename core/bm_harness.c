@@ -360,7 +360,9 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 		return 0;
 	}
 	if (b->setup && user_call(b->setup, res) != 0) {
-		fail(res, BM_ST_FAIL, "setup failed");
+		/* (a refused scratch allocation is the likely reason, and only the kit knows it) */
+		const char *why = bm_scratch_refusal();
+		fail(res, BM_ST_FAIL, why ? why : "setup failed");
 		return 0;
 	}
 	bm_scratch_seal();
@@ -488,7 +490,7 @@ static __attribute__((noinline)) int run_guarded(const struct bm_bench *b, const
 	res->start_cycles = bm_cycles_now();
 	bm_recover_set((void *)b, res, kit);
 	bm_stats_init(&kit->stats);
-	bm_scratch_reset();
+	bm_scratch_reset(b->scratch_bytes ? *b->scratch_bytes : 0);
 	bm_guard_stack_paint();
 	bm_recover_phase("setup");
 

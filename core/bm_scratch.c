@@ -22,6 +22,8 @@ extern uint8_t __bm_scratch_start[], __bm_scratch_end[];
 static struct {
 	uint64_t head;
 	size_t used;
+	size_t declared, charged; /* the benchmark's BM_SCRATCH, and what it has used of it */
+	const char *refusal;
 	unsigned n;
 	struct {
 		size_t start, len;
@@ -29,11 +31,19 @@ static struct {
 	uint64_t tail;
 } sc;
 
-void bm_scratch_reset(void)
+void bm_scratch_reset(size_t declared)
 {
 	sc.head = sc.tail = BM_KIT_GUARD;
 	sc.used = 0;
+	sc.declared = declared;
+	sc.charged = 0;
+	sc.refusal = NULL;
 	sc.n = 0;
+}
+
+const char *bm_scratch_refusal(void)
+{
+	return sc.refusal;
 }
 
 int bm_scratch_state_intact(void)
@@ -47,14 +57,33 @@ size_t bm_scratch_size(void)
 	return size > RED_ZONE ? size - RED_ZONE : 0;
 }
 
+static void *refuse(const char *why)
+{
+	sc.refusal = why;
+	return NULL;
+}
+
 void *bm_scratch_alloc(size_t bytes, size_t align)
 {
 	size_t size = bm_scratch_size();
-	if (align == 0 || (align & (align - 1)) != 0 || align > 64 || sc.n == MAX_ALLOCS)
-		return NULL;
+	if (align == 0 || (align & (align - 1)) != 0 || align > 64)
+		return refuse("setup failed: bm_scratch_alloc: the alignment is not a power of two up to 64");
+	if (sc.n == MAX_ALLOCS)
+		return refuse("setup failed: bm_scratch_alloc: more than 16 allocations");
+	/* Charged as the declaration counts it: the allocations back to back from an aligned start,
+	 * with their alignment padding (the canary gaps between them are the kit's). Checked against
+	 * the declaration, not against the region: the region is the largest declaration of the
+	 * image, so a benchmark that took more than its own would work in one image and not in
+	 * another. */
+	if (sc.declared == 0)
+		return refuse("setup failed: bm_scratch_alloc without a BM_SCRATCH declaration for this benchmark");
+	size_t at = (sc.charged + align - 1) & ~(align - 1);
+	if (at > sc.declared || bytes > sc.declared - at)
+		return refuse("setup failed: bm_scratch_alloc past what this benchmark's BM_SCRATCH declares");
 	size_t start = (sc.used + GAP + align - 1) & ~(align - 1);
 	if (start > size || bytes > size - start)
-		return NULL;
+		return refuse("setup failed: bm_scratch_alloc: the allocations and their canaries do not fit the region");
+	sc.charged = at + bytes;
 	sc.allocs[sc.n].start = start;
 	sc.allocs[sc.n].len = bytes;
 	sc.n++;

@@ -86,6 +86,7 @@ BM_BENCHMARK(counter_goes_back, ok_verify, .max_iters = 1)
 }
 
 /* Writes just past its scratch allocation. */
+BM_SCRATCH(overruns_scratch, 16);
 static uint8_t *buf;
 static int alloc_setup(void)
 {
@@ -96,6 +97,33 @@ BM_BENCHMARK(overruns_scratch, ok_verify, .setup = alloc_setup, .max_iters = 1)
 {
 	buf[16] = 1;
 }
+
+/* Each benchmark gets what its own BM_SCRATCH declares, however large the region is (65,536
+ * bytes here; overruns_scratch's 16 would not make it so): 8 declared, 8 + 8 taken, a third
+ * allocation refused; aligned as the declaration counts (8 bytes then 16-aligned: 16 + 16). */
+static void *third;
+static int greedy_setup(void)
+{
+	void *a = bm_scratch_alloc(8, 8), *b = bm_scratch_alloc(8, 8);
+	third = bm_scratch_alloc(1, 1);
+	return a && b && !third ? -1 : 0;
+}
+BM_SCRATCH(greedy_scratch, 16);
+BM_BENCHMARK(greedy_scratch, ok_verify, .setup = greedy_setup, .max_iters = 1) {}
+
+static int aligned_setup(void)
+{
+	void *a = bm_scratch_alloc(8, 8), *b = bm_scratch_alloc(16, 16);
+	return a && b && bm_scratch_alloc(1, 1) == NULL ? 0 : -1;
+}
+BM_SCRATCH(aligned_scratch, 32);
+BM_BENCHMARK(aligned_scratch, ok_verify, .setup = aligned_setup, .max_iters = 1) {}
+
+static int undeclared_setup(void)
+{
+	return bm_scratch_alloc(1, 1) ? 0 : -1;
+}
+BM_BENCHMARK(undeclared_scratch, ok_verify, .setup = undeclared_setup, .max_iters = 1) {}
 
 static const struct bm_bench *find(const char *name)
 {
@@ -200,6 +228,14 @@ static void faults_are_reported(void)
 	BM_CHECK(res.user_cycles >= 5000000 && res.user_cycles < 5100000);
 	run_named("overruns_scratch", &cfg, &res);
 	BM_CHECK_EQ_U64(res.status, BM_ST_SCRATCH_OVERRUN);
+	run_named("greedy_scratch", &cfg, &res);
+	BM_CHECK_EQ_U64(res.status, BM_ST_FAIL);
+	BM_CHECK_STR(res.reason, "setup failed: bm_scratch_alloc past what this benchmark's BM_SCRATCH declares");
+	run_named("aligned_scratch", &cfg, &res);
+	BM_CHECK_EQ_U64(res.status, BM_ST_OK);
+	run_named("undeclared_scratch", &cfg, &res);
+	BM_CHECK_EQ_U64(res.status, BM_ST_FAIL);
+	BM_CHECK_STR(res.reason, "setup failed: bm_scratch_alloc without a BM_SCRATCH declaration for this benchmark");
 	fake_cycles = 1ull << 40; /* (room to go back) */
 	run_named("counter_goes_back", &cfg, &res);
 	BM_CHECK_EQ_U64(res.status, BM_ST_FAIL);

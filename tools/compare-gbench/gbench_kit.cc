@@ -10,7 +10,7 @@
 extern "C" {
 #include "bm/bench.h"
 #include "bm/port.h"
-void bm_scratch_reset(void);
+void bm_scratch_reset(size_t declared);
 }
 
 // What the core objects linked here refer to: a board with a console that prints, no libc name.
@@ -25,7 +25,7 @@ extern "C" const char bm_libc_name[] = "glibc (Google Benchmark side)";
 static void run_kit_bench(benchmark::State &state, const struct bm_bench *b)
 {
 	const uint32_t k = (uint32_t)state.range(0);
-	bm_scratch_reset();
+	bm_scratch_reset(b->scratch_bytes ? *b->scratch_bytes : 0);
 	if (b->setup && b->setup() != 0) {
 		state.SkipWithError("setup failed");
 		return;

@@ -35,6 +35,8 @@ struct bm_bench {
 	/** Optional: this benchmark's time budget in ms, setup to teardown (0 = the run's default,
 	 *  BM_BENCH_TIMEOUT_MS); past it the watchdog ends it with status "timeout". */
 	uint32_t timeout_ms;
+	/** Set by BM_BENCHMARK: the bytes its BM_SCRATCH declares (NULL: none declared). */
+	const size_t *scratch_bytes;
 };
 
 /* Keep `value` alive and opaque to the optimizer; "memory" makes pending stores visible. */
@@ -76,8 +78,10 @@ struct bm_bench {
 #define BM_BENCHMARK_(name_, verify_, ...)                                                     \
 	static inline __attribute__((always_inline)) void bm_body_##name_(void);               \
 	BM_DEFINE_BATCH(name_)                                                                 \
+	extern const size_t bm_scratch_bytes_##name_ __attribute__((weak));                    \
 	static const struct bm_bench bm_desc_##name_ = {                                       \
-		.name = #name_, .batch = bm_batch_##name_, .verify = verify_, __VA_ARGS__};    \
+		.name = #name_, .batch = bm_batch_##name_, .verify = verify_,                  \
+		.scratch_bytes = &bm_scratch_bytes_##name_, __VA_ARGS__};                      \
 	static const struct bm_bench *const bm_reg_##name_                                     \
 		__attribute__((used, section(".bm_bench." #name_))) = &bm_desc_##name_;        \
 	static inline __attribute__((always_inline)) void bm_body_##name_(void)
@@ -95,12 +99,17 @@ extern const struct bm_bench *const __stop_bm_bench[];
  * setup together with their alignment padding (the kit adds room for its canaries: 8 bytes
  * before each of up to 16 allocations and a red zone at the end):
  *   BM_SCRATCH(crc32, 2 * 1024 + 8);
- * The image reserves the largest amount a linked benchmark declares (nothing when none does).
- * Returns NULL (the benchmark should fail setup) when the request does not fit. A write outside
- * the allocations ends the benchmark with status "scratch_overrun". */
+ * The image reserves the largest amount a linked benchmark declares (nothing when none does),
+ * and each benchmark gets what it declares, not more: one that allocates past its declaration
+ * (or without one) gets NULL in every image, not only in the images where it is the largest.
+ * Returns NULL (the benchmark should fail setup) when the request does not fit; the setup's
+ * failure then says why. A write outside the allocations ends the benchmark with status
+ * "scratch_overrun". */
 #define BM_SCRATCH(name_, bytes_) BM_SCRATCH_(name_, bytes_)
 #define BM_SCRATCH_(name_, bytes_)                                                             \
-	static const char bm_need_##name_[(bytes_)] __attribute__((used, section(".bm_need." #name_)))
+	static const char bm_need_##name_[(bytes_)] __attribute__((used, section(".bm_need." #name_))); \
+	extern const size_t bm_scratch_bytes_##name_;                                          \
+	const size_t bm_scratch_bytes_##name_ = (bytes_)
 void *bm_scratch_alloc(size_t bytes, size_t align);
 size_t bm_scratch_size(void);
 /* A value the compiler cannot see through, for seeding inputs (CoreMark-style). */

@@ -81,7 +81,11 @@ struct bm_bench_result {
  * overhead subtraction for most of its figure: the record says so (short_interval). */
 #define BM_SHORT_INTERVAL_FACTOR 100u
 
-void bm_scratch_reset(void);
+/* Before each benchmark: nothing allocated, and `declared` bytes (its BM_SCRATCH; 0: none) the
+ * most its allocations and their alignment may take. */
+void bm_scratch_reset(size_t declared);
+/* Why the last bm_scratch_alloc returned NULL (NULL: none did since the reset). */
+const char *bm_scratch_refusal(void);
 /* After setup: fills the scratch nothing allocated with a pattern; bm_scratch_intact() then says
  * whether the benchmark wrote only inside its allocations (and the canary after each). */
 void bm_scratch_seal(void);
