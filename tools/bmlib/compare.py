@@ -36,8 +36,8 @@ def add_arguments(p):
     p.add_argument("--metric", default="p50,mean,p99",
                    help=f"figures to compare, comma-separated, of {','.join(stats.METRICS)} (default p50,mean,p99)")
     p.add_argument("--gate", action="append", default=[], metavar="METRIC:+LIMIT[%]",
-                   help="exit 1 when a benchmark's METRIC got significantly worse by more than LIMIT "
-                        "(e.g. p99:+5%%, mean:+20 in the records' unit); repeatable")
+                   help="exit 1 when a benchmark's METRIC got significantly worse by more than LIMIT, or worse "
+                        "and no test can judge it (e.g. p99:+5%%, mean:+20 in the records' unit); repeatable")
     p.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (default 0.05)")
     p.add_argument("--bench", metavar="REGEX", help="only benchmarks whose name matches REGEX")
     p.add_argument("--force", action="store_true", help="compare runs whose meta records differ")
@@ -113,6 +113,9 @@ def compare_runs(a_runs, b_runs, metrics, alpha, name_filter=None, warn=None):
         a = [r.bench(name) for r in a_runs if r.bench(name) is not None]
         b = [r.bench(name) for r in b_runs if r.bench(name) is not None]
         out.append(stats.compare_bench(name, a, b, metrics, alpha))
+        for side, have, runs in (("A", a, a_runs), ("B", b, b_runs)):
+            if warn and have and len(have) < len(runs):
+                warn(f"{name}: in {len(have)} of the {len(runs)} runs of {side} (tested on those)")
         for side, benches in (("A", a), ("B", b)):
             res = [x.result for x in benches if x.result is not None and x.status == "ok"]
             moved = sum(1 for r in res if r.get("unstable") is True)

@@ -182,6 +182,7 @@ class _Analysis:
                 self.boot(recs, dups, limit)
             prev_end = max(r.pos for r in recs)
         self.collapse_formats()
+        self.repeats()
         for b in sc.bad:
             if id(b) in self.used:
                 continue
@@ -193,6 +194,22 @@ class _Analysis:
             log.problems += bt.problems
         log.problems.sort(key=lambda p: (p.line or 0))
         return log
+
+    def repeats(self):
+        """A hosted boot never repeats an earlier one's timings: one that does, record for record,
+        is that boot copied (a log appended to itself), not a run. (A deterministic core, or
+        deterministic QEMU, can repeat a boot exactly: not said there.)"""
+        seen = {}
+        for bt in self.log.boots:
+            if not bt.complete or bt.meta.get("built_for") != "hosted":
+                continue
+            key = tuple(r.text for r in bt.records)
+            if key in seen:
+                self.problem(bt.problems, "repeat", bt.meta.line,
+                             f"boot {bt.index} (line {bt.meta.line}) repeats boot {seen[key].index} record for "
+                             f"record: a hosted run never repeats its timings, so it is a copy of that boot")
+            else:
+                seen[key] = bt
 
     def group(self):
         """Split the records into boots at each meta; a seq seen before with other content also
@@ -650,10 +667,28 @@ def same_file(a: str, b: str) -> bool:
 
 
 def load_runs(paths, warn):
-    """Every clean, complete boot of each file, as runs."""
+    """Every clean, complete boot of each file, as runs. One file named twice, or a hosted boot
+    that repeats another record for record (a log copied into itself), is refused: each would
+    count one run as two, and a test across runs would claim what one run cannot show."""
     if sum(p == "-" for p in paths) > 1:
         raise UsageError("stdin ('-') can be read once: name it once, and the other runs by file")
+    for i, p in enumerate(paths):
+        twin = next((q for q in paths[:i] if same_file(p, q)), None)
+        if twin is not None:
+            raise UsageError(f"{p} and {twin} are one file: each boot is one run, name it once")
     runs = []
     for path in paths:
         runs += runs_of(read(path), path, warn)
+    seen = {}
+    for r in runs:
+        key = tuple(rec.text for rec in r.boot.records)
+        first = seen.setdefault(key, r)
+        if first is r:
+            continue
+        if r.meta.get("built_for") == "hosted":
+            raise UsageError(f"{r.label} repeats {first.label} record for record: a hosted run never repeats its "
+                             "timings, so this is one boot given twice (a log copied into itself?)")
+        if r.meta.get("built_for") != "qemu-icount":
+            warn(f"{r.label} repeats {first.label} record for record: a deterministic core can, but if it is "
+                 "one boot given twice, the tests across runs count it twice")
     return runs

@@ -269,11 +269,24 @@ def compare_bench(name, a, b, metrics, alpha, seed=0):
         return out
     sa = {x.status for x in a}
     sb = {x.status for x in b}
-    if sa != {"ok"} or sb != {"ok"}:
+    oka = [x for x in a if x.status == "ok"]
+    if sb != {"ok"} or not oka:
+        # B not ok in some run: nothing of B's is good to compare (and a gate fails on it). A
+        # never ok: nothing to compare B with, as for a benchmark only B has.
         out.mode = "status"
         out.verdict = "broken" if sa == {"ok"} else "fixed" if sb == {"ok"} else "failing"
-        out.note = f"A: {'/'.join(sorted(sa))}, B: {'/'.join(sorted(sb))}"
+        bad = sum(1 for x in b if x.status != "ok")
+        out.note = f"A: {'/'.join(sorted(sa))}, B: {'/'.join(sorted(sb))}" + \
+            (f"; not ok in {bad} of {len(b)} runs of B" if 0 < bad < len(b) else "")
         return out
+    if len(oka) < len(a):
+        # A failed in some runs and B in none: B is compared with A's ok runs, and says so (a
+        # regression does not hide behind a flaky baseline run).
+        r = compare_bench(name, oka, b, metrics, alpha, seed)
+        r.runs = (len(a), len(b))
+        r.note = "; ".join(filter(None, [f"A ok in {len(oka)} of {len(a)} runs (compared on those; "
+                                         f"{'/'.join(sorted(sa - {'ok'}))} in the rest)", r.note]))
+        return r
     out.unit = a[0].result.get("unit")
     icount = all(x.meta.get("built_for") == "qemu-icount" for x in a + b)
     if icount and _identical(a) and _identical(b):
@@ -384,15 +397,31 @@ def _moments(out, a, b, metrics, alpha):
     return out
 
 
+def median(values):
+    """The median of record figures, exact (Decimal: the mean of the two middle ones is exact
+    too), so that what is printed is the figure, not a float near it."""
+    v = sorted(values)
+    k = len(v) // 2
+    return v[k] if len(v) % 2 else (v[k - 1] + v[k]) / 2
+
+
 def _runs(out, a, b, metrics, alpha, seed):
     """Several runs per side: each run gives one figure; the test compares those figures
-    (runs differ by more than their samples say, so sample-level tests would overclaim)."""
+    (runs differ by more than their samples say, so sample-level tests would overclaim). With
+    too few runs of this benchmark for the rank test to reach alpha (one side has it in fewer
+    runs than the other, say), a figure that moved is "?", not "~"."""
     out.mode = "runs"
+    floor = min_p(len(a), len(b))
     for m in metrics:
         xa = np.array([_f(x.result.get(m)) for x in a])
         xb = np.array([_f(x.result.get(m)) for x in b])
-        ma, mb = float(np.median(xa)), float(np.median(xb))
+        ma, mb = median([x.result.get(m) for x in a]), median([x.result.get(m) for x in b])
         delta = mb - ma
+        if floor >= alpha:
+            out.rows.append(Row(m, ma, mb, delta, _rel(delta, ma), None, None, "none", False,
+                                "?" if delta != 0 else "~",
+                                f"{len(a)} and {len(b)} runs of it: a rank test cannot go below p = {floor:.3g}"))
+            continue
         p, u = _mwu(xa, xb)
         ci = _bootstrap(xa, xb, lambda x, axis: np.median(x, axis=axis), alpha, seed)
         # (significant, and B's runs above A's (U) the way the medians moved: else no verdict)
@@ -453,8 +482,8 @@ def gate_failures(benches, gates):
     """[(bench name, message)] for every benchmark that regressed past a gate."""
     out = []
     for b in benches:
-        if b.verdict == "broken":
-            out.append((b.name, f"was ok in A, is not in B ({b.note})"))
+        if b.verdict in ("broken", "failing"):
+            out.append((b.name, f"is not ok in B ({b.note})"))
             continue
         if b.verdict == "only in A":
             # Nothing in B to pass the gate with: a benchmark that stopped running (a lost
