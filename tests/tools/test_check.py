@@ -185,7 +185,7 @@ def test_fuzz_values_never_raise():
 def test_numbers_and_strings_no_firmware_writes(write):
     """JSON the firmware never writes, with a right CRC: a number in exponent notation (it would
     pass as three decimals, or be a gigabyte of digits), a lone UTF-16 surrogate (no tool could
-    print it). Each is a problem of its record, not a crash of a tool."""
+    print it), an integer -0 (it would pass as 0). Each is a problem of its record, not a crash of a tool."""
     from bmlib import records
     lines = corpus.realistic14(samples=100)
     i = next(k for k, l in enumerate(lines) if '"type":"result"' in l)
@@ -197,7 +197,8 @@ def test_numbers_and_strings_no_firmware_writes(write):
     m = records.loads(lines[i])["min"]
     for old, new, word in ((f'"min":{m}', f'"min":{m.normalize():E}', "exponent notation"),
                            ('"stddev":', '"stddev":1E+999999999,"x":', "exponent notation"),
-                           ('"name":"', '"name":"\\ud800', "unpaired UTF-16 surrogate")):
+                           ('"name":"', '"name":"\\ud800', "unpaired UTF-16 surrogate"),
+                           ('"cv_ppm":', '"cv_ppm":-0,"y":', "-0 has a sign")):
         bad = list(lines)
         bad[i] = raw_edit(lines[i], old, new)
         for cmd in (("check",), ("report",), ("compare",)):

@@ -255,7 +255,7 @@ class _Analysis:
             bt.records = recs
             return
         fmt = meta.get("format")
-        if fmt != FORMAT:
+        if fmt != FORMAT or not isinstance(fmt, int):
             self.problem(P, "format", meta.line,
                          f"format {rules.show(fmt)} records (this tool reads format {FORMAT}, docs/records.md)")
             bt.records = recs
@@ -356,7 +356,7 @@ class _Boot:
                 self.say(("rec", r.seq), r, f"seq {r.seq}", r.error)
                 prev, cur = r, None
                 continue
-            if r.get("format") != FORMAT:
+            if r.get("format") != FORMAT or not isinstance(r.get("format"), int):
                 self.say(("rec", r.seq), r, f"seq {r.seq} ({r.type})", f"format = {rules.show(r.get('format'))}, not {FORMAT}")
             t = r.type
             if t == "start":
@@ -439,7 +439,71 @@ class _Boot:
         self.icount_claim()
         self.clock_windows()
         self.counts()
+        self.run_facts()
         self.emit()
+
+    def run_facts(self):
+        """Each result against what the rest of its boot says (docs/records.md): no ns figure
+        without a timer, no insns without an instruction counter, a stack high-water mark within
+        the stack; and, from its hist record, short_interval and drift_ppm as its samples give
+        them (the firmware computes both from these samples), and, in a run where every
+        benchmark passed, all the timed samples inside the batches the end record counts."""
+        bt, meta, end = self.bt, self.meta, self.bt.end
+
+        def whole(x):
+            return isinstance(x, int) and not isinstance(x, bool)
+        no_timer = meta.get("timer") == "none" or meta.get("timer_hz") == 0
+        no_insns = meta.get("instret_counter") == "none"
+        size = end.get("stack_bytes") if end is not None else None
+        oh = meta.get("overhead_cycles")
+        sums, known = 0, True
+        for b in bt.benches:
+            r = b.result
+            if r is None or r.data is None:
+                continue
+            used = r.get("stack_used_bytes")
+            if whole(used) and whole(size) and used > size:
+                self.bench_say(b, r, f"result: stack_used_bytes = {used}, more than the whole stack (the end's "
+                                     f"stack_bytes = {size})")
+            if r.get("status") != "ok":
+                continue
+            if no_timer:
+                have = [k for k in ("cycle_hz", "p50_ns", "mean_ns", "ops_per_s") if k in r.data]
+                if have:
+                    self.rule_say(("timer", None), b, r, f"has {', '.join(have)} (figures of a timer)")
+            if no_insns and "insns" in r.data:
+                self.rule_say(("insns", "none"), b, r, "has insns")
+            h = b.hist.data if b.hist is not None else None
+            if h is None or rules.check_hist(h) or h.get("n") != r.get("n") or h.get("div") != r.get("iters"):
+                continue
+            hist = derive.Hist(h)
+            if hist.sum_saturated:
+                known = False   # (past 2^64 of cycles: the end's u64 sums wrapped long before)
+            else:
+                sums += hist.sum
+            si = r.get("short_interval")
+            if whole(oh) and isinstance(si, bool) and hist.n:
+                p50 = hist.quantile(1, 2)[0]
+                want = p50 + oh < 100 * oh
+                if si != want:
+                    self.bench_say(b, r, f"result: short_interval = {rules.show(si)}, but its median batch of "
+                                         f"{p50} + the overhead {oh} is {'under' if want else 'at least'} 100 x {oh}")
+            drift = r.get("drift_ppm")
+            if whole(drift):
+                # (the quarters' smallest samples lie within min..max; 0 with fewer than 4
+                # samples or a minimum of 0, as the firmware gives it)
+                most = 0 if hist.n < 4 or hist.min == 0 else derive.muldiv64(hist.max - hist.min, 10**6, hist.min)
+                most = min(most, rules.U32_MAX)
+                if drift > most:
+                    self.bench_say(b, r, f"result: drift_ppm = {drift}, but its samples span only {hist.min}..{hist.max}"
+                                         f" (at most {most})")
+        # (only when every benchmark passed: one that failed may have written the counter back,
+        # which the end's sums carry, as the faults image's fault_counter_back does)
+        body = end.get("body_cycles") if end is not None else None
+        if known and whole(body) and sums > body and end.get("ok") == end.get("results"):
+            self.say(("end",), end, "end record",
+                     f"body_cycles = {body}, fewer than the timed samples of the results' hist records add up "
+                     f"to ({sums})")
 
     def icount_claim(self):
         """built_for qemu-icount promises exact, repeatable counts; under -icount shift=0 a core
@@ -577,7 +641,10 @@ class _Boot:
         it is one problem of its own (e.g. an edited meta record, not 14 bad results)."""
         for (rule, want), items in self.by_rule.items():
             benches = {id(b) for b, _, _ in items}
-            key = {"n": "meta samples", "unit": "meta cycle_unit", "index": "the start order"}[rule]
+            key = {"n": "meta samples", "unit": "meta cycle_unit", "index": "the start order",
+                   "timer": f"meta timer = {rules.show(self.meta.get('timer'))}, timer_hz = "
+                            f"{rules.show(self.meta.get('timer_hz'))} (no timer)",
+                   "insns": "meta instret_counter"}[rule]
             against = f"{key} = {rules.show(want)}" if want is not None else key
             if len(benches) == 1:
                 b, rec, msg = items[0]

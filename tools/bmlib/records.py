@@ -48,6 +48,13 @@ def _decimal(tok: str) -> Decimal:
     return Decimal(tok)
 
 
+def _integer(tok: str) -> int:
+    if tok == "-0":
+        # (int("-0") is 0: a sign the firmware never prints, on a value that would pass)
+        raise ValueError("the number -0 has a sign no record prints")
+    return int(tok)
+
+
 def _no_surrogates(v):
     """A lone UTF-16 surrogate (\\ud800 with no pair) is valid JSON but no text: it cannot be
     printed or written as UTF-8, so a record holding one is refused here, not by a tool later."""
@@ -66,7 +73,7 @@ def _no_surrogates(v):
 
 def loads(text: str):
     """JSON with exact decimals (docs/records.md: never floats), as the firmware writes it."""
-    v = json.loads(text, parse_float=_decimal, parse_constant=NonFinite, object_pairs_hook=_pairs)
+    v = json.loads(text, parse_float=_decimal, parse_int=_integer, parse_constant=NonFinite, object_pairs_hook=_pairs)
     _no_surrogates(v)
     return v
 
