@@ -2,6 +2,7 @@
  * calibration by doubling, warm-up termination, the verify/setup failure paths (FAIL, never a
  * number), the clock estimate, and a whole bm_run() whose records are parsed back. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "bm/port.h"
 #include "bm/crc32.h"
@@ -291,6 +292,13 @@ static void failures_report_no_numbers(void)
 	BM_CHECK_STR(res.phase, "verify");
 	run_named("badsetup", &cfg, &res);
 	BM_CHECK(!res.ok);
+	BM_CHECK_STR(res.reason, "setup failed");
+	/* As the first benchmark of an image: the scratch was never sealed, and a failed setup
+	 * is not an overrun of it (it was reported as one). */
+	extern uint8_t __bm_scratch_start[], __bm_scratch_end[];
+	memset(__bm_scratch_start, 0, (size_t)(__bm_scratch_end - __bm_scratch_start));
+	run_named("badsetup", &cfg, &res);
+	BM_CHECK_EQ_U64(res.status, BM_ST_FAIL);
 	BM_CHECK_STR(res.reason, "setup failed");
 }
 

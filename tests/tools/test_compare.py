@@ -2,11 +2,14 @@
 (one run per side and several), a one-instruction change in deterministic QEMU (exact, no
 test statistic), the gate's exit statuses, non-comparable runs refused, few-runs warnings.
 Also bm report's formats and bm plot's files."""
+import decimal
 import json
 import random
 
 import corpus
-from conftest import bm, no_crash
+import subprocess
+
+from conftest import BM, PY, bm, no_crash
 
 
 def icount_log(extra=0, seed=1):
@@ -364,3 +367,41 @@ def test_one_boot_given_twice_is_one_run(write):
     copy = write("copy.log", corpus.hosted_runs(1.0, seed=1))
     p = bm("compare", "-a", a, copy, "-b", b)
     assert p.returncode == 2 and "copy.log repeats a.log record for record" in p.stderr, p.stderr
+
+
+def test_report_merge_is_exact_and_says_what_it_left_out(write):
+    """--merge's medians are the records' decimals (CSV too: 6 significant digits printed
+    1.1277e+06 for 1127700.000); a benchmark that failed or is missing in some runs says so."""
+    runs = [write(f"h{i}.log", corpus.hosted_runs(200.0, seed=i, fail=("crc32",) if i == 2 else ())) for i in range(3)]
+    p = bm("report", "--merge", *runs, "--format", "csv")
+    no_crash(p)
+    rows = list(__import__("csv").DictReader(p.stdout.splitlines()))
+    def p50s(rs):
+        out = []
+        for r in rs:
+            line = next(x for x in open(r) if '"type":"result"' in x and '"memcpy_4k"' in x)
+            out.append(json.loads(line, parse_float=decimal.Decimal)["p50"])
+        return sorted(out)
+    m = next(r for r in rows if r["benchmark"] == "memcpy_4k")
+    assert decimal.Decimal(m["p50"]) == p50s(runs)[1] and "e" not in m["p50"].lower(), m
+    two = list(__import__("csv").DictReader(bm("report", "--merge", *runs[:2], "--format", "csv").stdout.splitlines()))
+    w = p50s(runs[:2])
+    assert decimal.Decimal(next(r for r in two if r["benchmark"] == "memcpy_4k")["p50"]) == (w[0] + w[1]) / 2
+    c = next(r for r in rows if r["benchmark"] == "crc32")
+    assert c["status"].startswith("ok in 2 of 3; fail: verify failed"), c
+    assert "crc32: its figures are the medians of the 2 runs it passed, of 3" in p.stderr
+
+
+def test_plot_takes_any_file_name_and_environment(write, tmp_path):
+    """A $ in a file name is text, not mathtext (matplotlib raised on an unbalanced one); a
+    display backend in MPLBACKEND is not ours to use; an output that cannot be written is a
+    usage error, not a bug."""
+    import os
+    a = write("x$\\frac{a$.log", corpus.hosted_runs(1.0, seed=1))
+    env = dict(os.environ, MPLBACKEND="bogus")
+    p = bm("plot", a, "--bench", "crc32", "-o", tmp_path / "p.png", env=env)
+    no_crash(p)
+    assert p.returncode == 0 and (tmp_path / "p.png").stat().st_size > 1000, p.stderr
+    for cmd in (("report", a), ("check", a), ("compare", a, a)):
+        full = subprocess.run([PY, BM, *cmd], stdout=open("/dev/full", "w"), stderr=subprocess.PIPE, text=True)
+        assert full.returncode == 2 and "cannot write the output" in full.stderr, (cmd, full.stderr)

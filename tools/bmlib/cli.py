@@ -2,6 +2,7 @@
 add_arguments() and main()). A new subcommand (e.g. `lava`) is one more module and one more
 line in COMMANDS."""
 import argparse
+import errno
 import importlib
 import os
 import sys
@@ -52,7 +53,9 @@ def main(argv=None):
         ap.print_help(sys.stderr)
         return 2
     try:
-        return mod.main(args)
+        status = mod.main(args)
+        sys.stdout.flush()   # (a full disk or a closed pipe is found here, not at exit)
+        return status
     except UsageError as e:
         print(f"bm {args.command}: {e}", file=sys.stderr)
         return 2
@@ -63,6 +66,14 @@ def main(argv=None):
         # The reader went away (`bm report ... | head`): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as e:
+        if e.errno not in (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG, errno.EROFS):
+            raise
+        # Writing the output failed (a full disk, `> /dev/full`): not a bug, and what was not
+        # written is said to be lost rather than half-written silently.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"bm {args.command}: cannot write the output: {e.strerror or e}", file=sys.stderr)
+        return 2
     except Exception as e:  # a bug: say so in one line (BM_DEBUG=1 shows the traceback)
         if os.environ.get("BM_DEBUG"):
             raise

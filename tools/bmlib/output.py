@@ -36,13 +36,14 @@ def pct(x, signed=True) -> str:
 
 
 def _csv(v):
-    """CSV keeps full precision (it is for programs): exact decimals, floats to 6 digits."""
+    """CSV keeps full precision (it is for programs): exact decimals, and floats (ratios,
+    p-values, intervals) as the shortest text that reads back as the same float."""
     if v is None:
         return ""
     if isinstance(v, Decimal):
         return format(v, "f")
     if isinstance(v, float):
-        return f"{v:.6g}" if math.isfinite(v) else ""
+        return repr(v) if math.isfinite(v) else ""
     return str(v)
 
 

@@ -52,8 +52,10 @@ def main(args):
             warn(f"{run.label}: {args.bench} has no hist record (meta hist:false): nothing to plot")
             continue
         units.setdefault(b.result.data.get("unit", ""), run.label)
-        name = run.label if args.each_run else os.path.basename(run.path)
+        name = run.label if args.each_run or run.path == "-" else os.path.basename(run.path)
         label = name + (f" ({run.meta.get('label')})" if run.meta.get("label") else "")
+        # (text, not mathtext: a $ in a file name or a build label is a dollar sign)
+        label = label.replace("$", r"\$")
         groups.setdefault(label, (b.result.data.get("unit", ""), []))[1].append(dist.samples(b.hist.data))
     if not groups:
         names = sorted({b.name for r in runs for b in r.boot.benches})
@@ -79,6 +81,9 @@ def main(args):
 
 
 def draw(series, bench, path, nbins, full_range=False):
+    # Always Agg (files only): a display backend named in the environment, valid or not, is not
+    # ours to use, and matplotlib would refuse an unknown one at import.
+    os.environ.pop("MPLBACKEND", None)
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -108,7 +113,8 @@ def draw(series, bench, path, nbins, full_range=False):
         # A CDF of a million points draws the same as one of a few thousand quantiles.
         y = np.arange(1, len(x) + 1) / len(x)
         step = max(1, len(x) // 4000)
-        ax_c.step(np.append(x[::step], x[-1]), np.append(y[::step], 1.0), where="post", color=c, label=label)
+        ax_c.step(np.append(x[::step], x[-1]), np.append(y[::step], 1.0), where="post", color=c, label=label,
+                  marker="o" if len(x) == 1 else None)   # (one sample: a step of no width, shown as a point)
         for key, name, style in MARKS:
             v = res.get(key)
             if v is not None:

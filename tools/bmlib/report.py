@@ -3,7 +3,6 @@ and their unit, as a text table, CSV, Markdown or JSON. Merged rows give, for ea
 the median over the runs, and the runs' spread of the median."""
 import re
 import sys
-from statistics import median
 
 from . import stats
 from .log import UsageError, load_runs
@@ -55,7 +54,7 @@ def per_run(runs, pick):
     return rows
 
 
-def merged(runs, pick):
+def merged(runs, pick, warn=None):
     names = []
     for run in runs:
         names += [b.name for b in run.boot.benches if pick(b.name) and b.name not in names]
@@ -65,15 +64,21 @@ def merged(runs, pick):
                if run.bench(name) is not None and run.bench(name).result is not None]
         ok = [r for r in res if r.get("status") == "ok"]
         marked = sorted({_status(r) for r in ok} - {"ok"})
+        failed = ", ".join(sorted({_status(r) for r in res if r.get("status") != "ok"}))
         raw = {"benchmark": name, "runs": len(res), "ok": len(ok),
                "status": ("ok" if not marked else "/".join(marked)) if len(ok) == len(res) else
-               ", ".join(sorted({_status(r) for r in res if r.get("status") != "ok"})),
+               f"ok in {len(ok)} of {len(res)}; {failed}" if ok else failed,
                "unit": ok[0].get("unit") if ok else None}
+        if warn and len(res) < len(runs):
+            warn(f"{name}: in {len(res)} of the {len(runs)} runs")
+        if warn and ok and len(ok) < len(res):
+            warn(f"{name}: its figures are the medians of the {len(ok)} runs it passed, of {len(res)}")
         for k in FIGS:
-            vals = [float(r[k]) for r in ok if r.get(k) is not None]
-            raw[k] = median(vals) if vals else None
-        p50s = [float(r["p50"]) for r in ok]
-        raw["spread"] = (max(p50s) - min(p50s)) / raw["p50"] if len(p50s) > 1 and raw["p50"] else None
+            # (exact: the median of decimals is a decimal, and what is printed is the figure)
+            vals = [r[k] for r in ok if r.get(k) is not None]
+            raw[k] = stats.median(vals) if vals else None
+        p50s = [r["p50"] for r in ok]
+        raw["spread"] = float((max(p50s) - min(p50s)) / raw["p50"]) if len(p50s) > 1 and raw["p50"] else None
         cells = {k: num(v) for k, v in raw.items()}
         cells["spread"] = pct(raw["spread"], signed=False) if raw["spread"] is not None else "-"
         cells["_raw"] = raw
@@ -98,7 +103,7 @@ def main(args):
                              "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in differ.items()) +
                              " (report them without --merge, or --force)")
     if args.merge:
-        rows = merged(runs, pick)
+        rows = merged(runs, pick, warn)
         cols = [("benchmark", "benchmark"), ("status", "status"), ("runs", "runs"), ("unit", "unit")] + \
                [(k, k) for k in FIGS] + [("spread", "p50 spread")]
     else:
