@@ -443,6 +443,15 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 		fail(res, BM_ST_FAIL, "the cycle counter went backwards during a timed batch (written by the benchmark?)");
 		goto out;
 	}
+	/* No batch lasts longer than the benchmark has run: one that read so had its first reading
+	 * (a local of its batch function) overwritten, e.g. zeros written past a local array of the
+	 * body, and its figures would be the counter since boot. */
+	if (bm_stats_max(&kit->stats) > bm_cycles_now() - res->start_cycles) {
+		bm_recover_phase("samples");
+		fail(res, BM_ST_FAIL, "a timed batch read more cycles than the benchmark had run: its first counter "
+		                      "reading was overwritten (a write past a local array of the body?)");
+		goto out;
+	}
 	bm_clock_close(clk);
 	res->instret_sum = instret_sum;
 	res->samples = cfg->samples;

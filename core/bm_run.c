@@ -77,6 +77,17 @@ const struct bm_bench *bm_bench_next(const struct bm_bench *prev, const struct b
 	return best;
 }
 
+/* Whether the cycle counter still moves: read until it does, a bounded number of times (a
+ * counter slower than the core, e.g. a board timer, may read the same twice in a row). */
+static int counter_advances(void)
+{
+	uint64_t t0 = bm_cycles_now();
+	for (unsigned i = 0; i < 100000; i++)
+		if (bm_cycles_now() != t0)
+			return 1;
+	return 0;
+}
+
 int bm_run(const struct bm_config *cfg)
 {
 	if (board_desc.init)
@@ -145,6 +156,16 @@ int bm_run(const struct bm_config *cfg)
 		tally.body_cycles += res.body_cycles;
 		tally.user_cycles += res.user_cycles;
 		bm_report_bench_end(&run, b, &res, &kit.stats);
+		/* A benchmark may have stopped the counter (mcountinhibit, PMCR, a HAL's DWT set-up):
+		 * every later benchmark would read 0 cycles and report it as its figure. */
+		if (!counter_advances()) {
+			bm_out_str("\n*** baremark: the cycle counter (");
+			bm_out_str(run.ai->cycle_counter);
+			bm_out_str(") stopped during benchmark ");
+			bm_out_str(b->name);
+			bm_out_str(";\n*** no later figure could be measured: the run is aborted (exit status 3)\n");
+			bm_board_exit(BM_EXIT_TRAP);
+		}
 	}
 	int status = tally.by_status[BM_ST_OK] == run.n ? BM_EXIT_PASS : BM_EXIT_FAIL;
 	tally.run_cycles = bm_cycles_now() - run_start_cycles;

@@ -86,6 +86,17 @@ BM_BENCHMARK(counter_goes_back, ok_verify, .max_iters = 1)
 	fake_cycles -= 1000000;
 }
 
+/* The batch of a benchmark whose first counter reading was zeroed: it reports the counter. */
+static void snapshot_lost_batch(uint32_t iters, struct bm_delta *d)
+{
+	fake_cycles += 100 * (uint64_t)iters;
+	fake_instret += 100 * (uint64_t)iters;
+	d->cycles = fake_cycles;
+	d->instret = fake_instret;
+}
+static const struct bm_bench snapshot_lost = {
+	.name = "snapshot_lost", .batch = snapshot_lost_batch, .verify = ok_verify, .max_iters = 1};
+
 /* Writes just past its scratch allocation. */
 BM_SCRATCH(overruns_scratch, 16);
 static uint8_t *buf;
@@ -246,6 +257,19 @@ static void faults_are_reported(void)
 	run_named("work100", &cfg, &res);
 	BM_CHECK(res.ok);
 	BM_CHECK_EQ_U64(res.rep.min_milli, 100000);
+	/* A batch whose first reading was overwritten (zeros past a local array of the body): each
+	 * sample is the counter since boot, longer than the benchmark has run. */
+	{
+		struct bm_overhead oh;
+		struct bm_clock clk = {0};
+		bm_measure_overhead(&oh);
+		bm_guard_kit_init(&kit);
+		fake_cycles = 1ull << 40;
+		BM_CHECK_EQ_U64(bm_run_one(&snapshot_lost, &cfg, &oh, &clk, &kit, &res), 0);
+		BM_CHECK_EQ_U64(res.status, BM_ST_FAIL);
+		BM_CHECK(strstr(res.reason, "its first counter reading was overwritten") != NULL);
+		BM_CHECK_EQ_U64(res.p50_ns_milli, 0);
+	}
 	/* Outside a benchmark nothing can recover: the arch must report and end the run. */
 	struct bm_fault f = {.kind = BM_FAULT_TRAP, .cause = "outside"};
 	BM_CHECK_EQ_U64(bm_fault_take(&f), 0);

@@ -30,6 +30,14 @@ static inline void arch_test_counter_preset(uint64_t v)
 }
 #endif
 
+/* Stops the cycle counter (mcountinhibit.CY), as a power-saving init may: the kit must not
+ * measure the next benchmarks with it. */
+#define ARCH_TEST_HAS_COUNTER_STOP 1
+static inline void arch_test_counter_stop(void)
+{
+	__asm__ volatile("csrsi mcountinhibit, 1" : : : "memory");
+}
+
 /* Masks interrupts and returns, as a driver's init may leave them: the kit must unmask them
  * for its watchdog before the next benchmark. */
 #define ARCH_TEST_HAS_IRQ_OFF 1
