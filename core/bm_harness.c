@@ -111,21 +111,31 @@ void bm_clock_open(struct bm_clock *clk)
 	}
 }
 
-void bm_clock_close(struct bm_clock *clk)
+int bm_clock_close(struct bm_clock *clk)
 {
 	struct bm_timer *timer = bm_port_timer();
 	uint64_t cycles;
 	if (!timer || !clk->open)
-		return;
+		return 0;
 	clk->open = 0;
 	uint64_t ticks = timer_edge(timer, &cycles) - clk->open_ticks, dc = cycles - clk->open_cycles;
 	/* No window lasts 2^63 cycles: the counter was set back during it (the counter-wrap self-test
 	 * does so in verify; a benchmark may in its batches): left out, or it would be the clock. */
 	if (!cycles || !ticks || dc >> 63 || ticks >> 63) /* (or the timer was set back) */
-		return;
+		return 0;
+	/* The counter against the timer, over a window of 100 ticks or more (1% resolution): a
+	 * counter moved forward (written), stopped, or short of the wraps a software extension missed
+	 * (SysTick with interrupts masked past a period) is off by far more than a tenth, which no
+	 * clock estimate is; such a window would carry its error into every later ns figure. */
+	if (clk->cycle_hz && ticks >= 100) {
+		uint64_t want = bm_muldiv64(ticks, clk->cycle_hz, timer->hz), slack = want / 100 * BM_CLOCK_AGREE_PCT;
+		if (dc + slack < want || dc > want + slack)
+			return -1;
+	}
 	clk->window_ticks += ticks;
 	clk->window_cycles += dc;
 	clk->cycle_hz = bm_muldiv64(clk->window_cycles, timer->hz, clk->window_ticks);
+	return 0;
 }
 
 void bm_clock_spin(struct bm_clock *clk, uint32_t ms)
@@ -452,7 +462,13 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 		                      "reading was overwritten (a write past a local array of the body?)");
 		goto out;
 	}
-	bm_clock_close(clk);
+	if (bm_clock_close(clk) != 0) {
+		bm_recover_phase("samples");
+		fail(res, BM_ST_FAIL, "the cycle counter disagreed with the timer by more than a tenth over this "
+		                      "benchmark (the counter written or stopped, a software extension's wraps missed "
+		                      "with interrupts masked, or the core slept or changed clock): no figure");
+		goto out;
+	}
 	res->instret_sum = instret_sum;
 	res->samples = cfg->samples;
 out:

@@ -92,9 +92,12 @@ void bm_scratch_seal(void);
 int bm_scratch_intact(void);
 void bm_measure_overhead(struct bm_overhead *oh);
 /* A window of the clock estimate opens and closes (closing updates cycle_hz). bm_clock_spin is
- * one window of `ms`, for where a time-based batch size needs the clock before any benchmark. */
+ * one window of `ms`, for where a time-based batch size needs the clock before any benchmark.
+ * bm_clock_close returns -1, leaving the window out, when the counter and the timer disagree
+ * over it by more than BM_CLOCK_AGREE_PCT percent of the clock so far, else 0. */
+#define BM_CLOCK_AGREE_PCT 10
 void bm_clock_open(struct bm_clock *clk);
-void bm_clock_close(struct bm_clock *clk);
+int bm_clock_close(struct bm_clock *clk);
 void bm_clock_spin(struct bm_clock *clk, uint32_t ms);
 struct bm_kit_state;
 /* Runs one benchmark end to end, filling the kit's (shared) statistics state. Returns 0, or -1
