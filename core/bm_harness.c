@@ -123,13 +123,15 @@ int bm_clock_close(struct bm_clock *clk)
 	 * does so in verify; a benchmark may in its batches): left out, or it would be the clock. */
 	if (!cycles || !ticks || dc >> 63 || ticks >> 63) /* (or the timer was set back) */
 		return 0;
-	/* The counter against the timer, over a window of 100 ticks or more (1% resolution): a
-	 * counter moved forward (written), stopped, or short of the wraps a software extension missed
-	 * (SysTick with interrupts masked past a period) is off by far more than a tenth, which no
-	 * clock estimate is; such a window would carry its error into every later ns figure. */
-	if (clk->cycle_hz && ticks >= 100) {
-		uint64_t want = bm_muldiv64(ticks, clk->cycle_hz, timer->hz), slack = want / 100 * BM_CLOCK_AGREE_PCT;
-		if (dc + slack < want || dc > want + slack)
+	/* The counter against the timer and the clock so far: a counter moved forward (written),
+	 * stopped, or short of the wraps a software extension missed (SysTick with interrupts masked
+	 * past a period) is off by far more than a tenth, which no clock estimate is; such a window
+	 * would carry its error into every later ns figure. Both ends lie on tick edges, so the
+	 * window lasted between ticks - 1 and ticks + 1 ticks. */
+	if (clk->cycle_hz) {
+		uint64_t lo = bm_muldiv64(ticks - 1, clk->cycle_hz, timer->hz);
+		uint64_t hi = bm_muldiv64(ticks + 1, clk->cycle_hz, timer->hz);
+		if (dc < lo - lo / 100 * BM_CLOCK_AGREE_PCT || dc > hi + hi / 100 * BM_CLOCK_AGREE_PCT)
 			return -1;
 	}
 	clk->window_ticks += ticks;
@@ -450,7 +452,8 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 	 * figure of the benchmark, and its clock window, would be that wrap. */
 	if (bm_stats_max(&kit->stats) >> 63) {
 		bm_recover_phase("samples");
-		fail(res, BM_ST_FAIL, "the cycle counter went backwards during a timed batch (written by the benchmark?)");
+		fail(res, BM_ST_FAIL, "the cycle counter went backwards during a timed batch (written by the benchmark, or "
+		                      "a software extension's wraps missed with interrupts masked?)");
 		goto out;
 	}
 	/* No batch lasts longer than the benchmark has run: one that read so had its first reading

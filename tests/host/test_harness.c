@@ -86,6 +86,13 @@ BM_BENCHMARK(counter_goes_back, ok_verify, .max_iters = 1)
 	fake_cycles -= 1000000;
 }
 
+/* Writes the cycle counter forward in every batch: each batch reads a plausible 1 ms. */
+BM_BENCHMARK(counter_jumps, ok_verify, .max_iters = 1)
+{
+	fake_cycles += 1000000;
+	fake_counter_written += 1000000;
+}
+
 /* The batch of a benchmark whose first counter reading was zeroed: it reports the counter. */
 static void snapshot_lost_batch(uint32_t iters, struct bm_delta *d)
 {
@@ -257,6 +264,23 @@ static void faults_are_reported(void)
 	run_named("work100", &cfg, &res);
 	BM_CHECK(res.ok);
 	BM_CHECK_EQ_U64(res.rep.min_milli, 100000);
+	{ /* (against a clock estimated first, as bm_run has it) */
+		struct bm_overhead oh;
+		struct bm_clock clk = {0};
+		bm_measure_overhead(&oh);
+		bm_clock_spin(&clk, 1);
+		uint64_t hz = clk.cycle_hz;
+		bm_guard_kit_init(&kit);
+		BM_CHECK_EQ_U64(bm_run_one(find("counter_jumps"), &cfg, &oh, &clk, &kit, &res), 0);
+		BM_CHECK_EQ_U64(res.status, BM_ST_FAIL);
+		BM_CHECK(strstr(res.reason, "disagreed with the timer") != NULL);
+		BM_CHECK_STR(res.phase, "samples");
+		BM_CHECK_EQ_U64(clk.cycle_hz, hz); /* the later benchmarks' ns figures are untouched */
+		bm_guard_kit_init(&kit);
+		BM_CHECK_EQ_U64(bm_run_one(find("work100"), &cfg, &oh, &clk, &kit, &res), 0);
+		BM_CHECK(res.ok);
+		BM_CHECK(clk.cycle_hz > 999000000u && clk.cycle_hz < 1001000000u);
+	}
 	/* A batch whose first reading was overwritten (zeros past a local array of the body): each
 	 * sample is the counter since boot, longer than the benchmark has run. */
 	{
@@ -370,6 +394,32 @@ static void clock_estimate(void)
 	bm_clock_close(&clk);
 	BM_CHECK_EQ_U64(clk.window_ticks, ticks_before);
 	BM_CHECK_EQ_U64(clk.cycle_hz, hz_before);
+	/* A window over which the counter was written forward (or lost a software extension's wraps,
+	 * which is the same seen from the timer): more than a tenth off the clock so far, left out. A
+	 * window a twentieth off (a clock that changed a little) counts. (On a copy of the clock.) */
+	struct bm_clock c3 = clk;
+	bm_clock_open(&c3);
+	fake_cycles += 5000000;
+	fake_counter_written += 4000000; /* 1 ms of time, 5 ms counted */
+	BM_CHECK_EQ_U64(bm_clock_close(&c3), -1);
+	BM_CHECK_EQ_U64(c3.window_ticks, clk.window_ticks);
+	BM_CHECK_EQ_U64(c3.cycle_hz, clk.cycle_hz);
+	bm_clock_open(&c3);
+	fake_cycles += 2100000;
+	fake_counter_written += 100000; /* 2 ms of time, 2.1 ms counted */
+	BM_CHECK_EQ_U64(bm_clock_close(&c3), 0);
+	BM_CHECK(c3.window_ticks > clk.window_ticks);
+	bm_clock_open(&c3);
+	fake_counter_written -= 250000; /* a counter stopped: 2.5 ms of time, none counted but the */
+	fake_cycles += 10000;           /* timer's own reads */
+	BM_CHECK_EQ_U64(bm_clock_close(&c3), -1);
+	bm_clock_open(&c3);
+	fake_cycles += 1000200;
+	fake_counter_written += 1000000; /* a window of two ticks: judged all the same */
+	BM_CHECK_EQ_U64(bm_clock_close(&c3), -1);
+	bm_clock_open(&c3);
+	fake_cycles += 200; /* and a plain one of two ticks passes */
+	BM_CHECK_EQ_U64(bm_clock_close(&c3), 0);
 	/* A window left open by a fault is dropped by the next open. */
 	bm_clock_open(&clk);
 	fake_cycles += 55555555;

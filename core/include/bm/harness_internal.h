@@ -94,7 +94,7 @@ void bm_measure_overhead(struct bm_overhead *oh);
 /* A window of the clock estimate opens and closes (closing updates cycle_hz). bm_clock_spin is
  * one window of `ms`, for where a time-based batch size needs the clock before any benchmark.
  * bm_clock_close returns -1, leaving the window out, when the counter and the timer disagree
- * over it by more than BM_CLOCK_AGREE_PCT percent of the clock so far, else 0. */
+ * over it by more than BM_CLOCK_AGREE_PCT percent (and a tick) of the clock so far, else 0. */
 #define BM_CLOCK_AGREE_PCT 10
 void bm_clock_open(struct bm_clock *clk);
 int bm_clock_close(struct bm_clock *clk);

@@ -2,9 +2,11 @@
 #ifndef FAKE_PLATFORM_H
 #define FAKE_PLATFORM_H
 #include <stddef.h>
+#include <stdint.h>
 extern char fake_console[];
 extern size_t fake_console_len;
 extern int fake_exit_status;
+extern uint64_t fake_counter_written;
 extern int fake_bench_begins, fake_bench_ends;
 void fake_reset(void);
 #endif
