@@ -201,17 +201,45 @@ function(_bm_kit_target board libc out)
                              ${BM_BOARD_DEFINES})
 endfunction()
 
-# Every .c file under the given folders, recursively (re-globbed when files are added). Other
-# sources there are not built, and are named: C++ is not the kit's language, and assembly is
-# one ISA's (give it to the images of its boards through SOURCES).
+# The paths of ARGN under none of the folders in `dirs` (a prefix test: paths are not regexes).
+function(_bm_outside out dirs)
+  set(kept)
+  foreach(x ${ARGN})
+    set(in 0)
+    foreach(t ${dirs})
+      string(FIND "${x}" "${t}/" pos)
+      if(pos EQUAL 0)
+        set(in 1)
+      endif()
+    endforeach()
+    if(NOT in)
+      list(APPEND kept ${x})
+    endif()
+  endforeach()
+  set(${out} ${kept} PARENT_SCOPE)
+endfunction()
+
+# Every .c file under the given folders, recursively (re-globbed when files are added), but
+# none from a build tree there (this one, or any folder with a CMakeCache.txt: `cmake -B build`
+# inside the benchmarks' folder would otherwise build the kit's generated sources into every
+# image twice). Other sources there are not built, and are named: C++ is not the kit's
+# language, and assembly is one ISA's (give it to the images of its boards through SOURCES).
 function(_bm_glob_c out)
   set(files)
   foreach(d ${ARGN})
     get_filename_component(d ${d} ABSOLUTE)
+    file(GLOB_RECURSE trees ${d}/CMakeCache.txt)
+    set(skip ${CMAKE_BINARY_DIR})
+    foreach(t ${trees})
+      get_filename_component(t ${t} DIRECTORY)
+      list(APPEND skip ${t})
+    endforeach()
     file(GLOB_RECURSE f CONFIGURE_DEPENDS ${d}/*.c)
+    file(GLOB_RECURSE other ${d}/*.cpp ${d}/*.cc ${d}/*.cxx ${d}/*.c++ ${d}/*.S ${d}/*.s ${d}/*.asm)
+    _bm_outside(f "${skip}" ${f})
+    _bm_outside(other "${skip}" ${other})
     list(SORT f)
     list(APPEND files ${f})
-    file(GLOB_RECURSE other ${d}/*.cpp ${d}/*.cc ${d}/*.cxx ${d}/*.c++ ${d}/*.S ${d}/*.s ${d}/*.asm)
     if(other)
       list(SORT other)
       string(REPLACE ";" ", " other "${other}")
