@@ -124,11 +124,19 @@ struct arch_snap {
 	  [base] "=&r"(base), [lo] "=&r"(lo), [hi] "=&r"(hi),             \
 	  [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2)                  \
 	:                                                                 \
-	: "r0", "r1", "r2", "r3", "r12", "lr", "cc"
+	: "lr", "cc"
+
+/* The temporaries in the registers the timer path's call clobbers anyway (r0-r3, r12; the
+ * call's result arrives in lo and hi): six more registers taken from the caller were more than
+ * -O0 code (r7 its frame pointer, each memory operand's address in a register) had left. */
+#define ARCH_SNAP_LOCALS                                                  \
+	uint32_t base;                                                    \
+	register uint32_t lo __asm__("r0"), hi __asm__("r1");             \
+	register uint32_t t0 __asm__("r2"), t1 __asm__("r3"), t2 __asm__("r12")
 
 static inline __attribute__((always_inline)) void arch_snap_begin(struct arch_snap *s)
 {
-	uint32_t base, lo, hi, t0, t1, t2;
+	ARCH_SNAP_LOCALS;
 	__asm__ volatile("movs %[lo], #0\n\t"
 	                 "str %[lo], %[i0]\n\t"
 	                 "str %[lo], %[i1]\n\t"
@@ -151,7 +159,7 @@ static inline __attribute__((always_inline)) void arch_snap_begin(struct arch_sn
 
 static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap *s)
 {
-	uint32_t base, lo, hi, t0, t1, t2;
+	ARCH_SNAP_LOCALS;
 	__asm__ volatile("movw %[base], #:lower16:arch_counter\n\t"
 	                 "movt %[base], #:upper16:arch_counter\n\t"
 	                 "ldr %[t0], [%[base]]\n\t"
