@@ -3,7 +3,7 @@
  * 2 MiB around the stack guard: the guard page not present, FLASH read-only with CR0.WP so that
  * a stray store faults), enable SSE, enter long mode, load a GDT with a TSS whose IST1 is the
  * trap stack (every exception runs there, so a stack overflow can still be reported), install
- * the IDT, then hand over to core's C start (bm_crt_start). */
+ * the IDT, map the tables read-only, then hand over to core's C start (bm_crt_start). */
 
 #define CR0_MP (1 << 1)
 #define CR0_EM (1 << 2)
@@ -108,9 +108,9 @@ _start:
 	/* The GDT, written here (ltr marks the TSS busy in it, so it cannot be read-only):
 	 * null, 64-bit ring-0 code (L=1), ring-0 data, then the TSS (filled in long mode). */
 	movl $0x0000ffff, arch_x86_gdt + 8
-	movl $0x00af9a00, arch_x86_gdt + 12
+	movl $0x00af9b00, arch_x86_gdt + 12  /* (accessed: the GDT goes read-only below) */
 	movl $0x0000ffff, arch_x86_gdt + 16
-	movl $0x00cf9200, arch_x86_gdt + 20
+	movl $0x00cf9300, arch_x86_gdt + 20
 
 	/* PDPT[0..3] -> the four PDs; PML4[0] -> PDPT. */
 	movl $arch_x86_pdpt, %edi
@@ -209,6 +209,31 @@ long_mode:
 	jb 4b
 	lidt arch_x86_idt_ptr(%rip)
 
+	/* Then the tables' pages read-only (CR0.WP binds ring 0 too). They lie right below the stack
+	 * guard (boards/qemu-x86_64/memory.ld), so a frame larger than the guard lands in them: it
+	 * now faults there, as one that lands in FLASH does, instead of rewriting the page tables or
+	 * the IDT under the run. Nothing writes them again: ltr has marked the TSS busy, and every
+	 * descriptor is loaded with its accessed bit already set (no implicit GDT writes). */
+	leaq arch_x86_pt(%rip), %rdi
+	movl $__stack_bottom, %edx
+	subl $__stack_guard_size, %edx      /* edx = guard_lo, where the tables end */
+	movl %edx, %esi
+	andl $~0x1fffff, %esi               /* esi = the guard's 2 MiB block, which arch_x86_pt maps */
+	xorl %ecx, %ecx
+13:	movl %ecx, %eax
+	shll $12, %eax
+	addl %esi, %eax                     /* eax = this page's address */
+	cmpl $__x86_tables_lo, %eax
+	jb 14f
+	cmpl %edx, %eax
+	jae 14f
+	andq $~PTE_RW, (%rdi, %rcx, 8)
+14:	incl %ecx
+	cmpl $512, %ecx
+	jb 13b
+	movq %cr3, %rax                     /* flush the TLB's writable copies */
+	movq %rax, %cr3
+
 	xorl %ebp, %ebp
 	call bm_crt_start
 5:	cli
@@ -264,7 +289,7 @@ arch_x86_idt_ptr:
 	.quad arch_x86_idt
 
 /* Page tables and IDT: written here before .bss is zeroed, so they live in their own NOLOAD
- * section (boards/qemu-x86_64/memory.ld places .x86tables outside .bss). */
+ * section (boards/qemu-x86_64/memory.ld places .x86tables outside .bss); read-only once set. */
 	.section .x86tables, "aw", @nobits
 	.balign 4096
 	.globl arch_x86_pml4, arch_x86_pdpt, arch_x86_pd, arch_x86_pt, arch_x86_idt
