@@ -39,7 +39,7 @@ _Static_assert(offsetof(struct arch_counter, timer_read) == 20, "arch_counter la
 extern char arch_vectors[], arch_semihost_bkpt[], arch_recover_trampoline[];
 extern char __data_load[];
 extern char __stack_bottom[], __stack_top[], __trap_stack_bottom[], __trap_stack_top[];
-extern char __stack_guard_size[];
+extern char __stack_guard_size[], __flash_origin[], __flash_limit[];
 
 #define barrier() __asm__ volatile("" : : : "memory")
 
@@ -218,7 +218,7 @@ static const char *memmanage_cause(uint32_t cfsr)
 	if (cfsr & CFSR_IACCVIOL)
 		return "MemManage: instruction fetch from a no-access or execute-never region";
 	if (cfsr & CFSR_DACCVIOL)
-		return "MemManage: data access violation (MPU no-access region)";
+		return "MemManage: data access violation (an MPU no-access or read-only region)";
 	return 0;
 }
 
@@ -577,7 +577,7 @@ const struct bm_exit arch_semihosting = {.name = "semihosting", .exit = arch_sem
 /* ==== Probes and start-up ===================================================================== */
 
 static struct bm_kv facts[12]; /* the last stays {0, 0} */
-static char cpu_buf[64], systick_buf[128], wrap_buf[224], guard_buf[128];
+static char cpu_buf[64], systick_buf[128], wrap_buf[224], guard_buf[160];
 
 static struct arch_info info = {
 	.isa =
@@ -805,8 +805,31 @@ static int systick_wrap_test(void)
 	return !bad && masked_ok;
 }
 
-/* The hardware stack guard: ARMv8-M's PSPLIM, else an MPU no-access region over the guard
- * below the main stack (linker/common.ld: __stack_guard_size bytes below __stack_bottom). */
+#if MAINLINE && !ARMV8M
+/* An MPU region (PMSAv7: a power of two >= 32 bytes, aligned to its size) over [base, base + len)
+ * or, where len is not such a size, the largest one that fits [base, base + len) from base. Returns
+ * its size, 0 when none fits. */
+static uint32_t mpu_region(uint32_t region, uintptr_t base, uintptr_t len, uint32_t attrs)
+{
+	uint32_t size = 32, log2 = 5;
+	while (size < len && size < (1u << 31))
+		size <<= 1, log2++;
+	while (size >= 32 && ((base & (size - 1)) || size > len))
+		size >>= 1, log2--;
+	if (size < 32)
+		return 0;
+	REG(MPU_RNR) = region;
+	REG(MPU_RBAR) = (uint32_t)base;
+	REG(MPU_RASR) = attrs | ((log2 - 1) << 1) | MPU_RASR_ENABLE;
+	return size;
+}
+#endif
+
+/* The hardware guards: the stack's (ARMv8-M's PSPLIM, else an MPU no-access region over the guard
+ * below the main stack, linker/common.ld: __stack_guard_size bytes below __stack_bottom) and, with
+ * an MPU, FLASH read-only: a store into the code or the constants (the kit's tables included, or
+ * through a NULL pointer where FLASH starts at 0) faults as a trap instead of changing what every
+ * later benchmark computes. */
 static void stack_guard(void)
 {
 	uintptr_t bottom = (uintptr_t)__stack_bottom, guard = (uintptr_t)__stack_guard_size;
@@ -819,28 +842,42 @@ static void stack_guard(void)
 	(void)guard;
 #elif MAINLINE
 	uint32_t regions = (REG(MPU_TYPE) >> 8) & 0xffu;
-	uint32_t size = 32, log2 = 5;
-	while (size < guard)
-		size <<= 1, log2++;
-	while (size >= 32 && (bottom & (size - 1)))
-		size >>= 1, log2--;
-	if (!regions || !guard || size < 32) {
-		bm_append_str(guard_buf, regions ? "none (no __stack_guard_size)" : "none (no MPU)");
+	if (regions < 2) {
+		bm_append_str(guard_buf, "none (no MPU)");
 		return;
 	}
-	uint32_t region = regions - 1; /* the highest number wins where regions overlap */
-	REG(MPU_RNR) = region;
-	REG(MPU_RBAR) = (uint32_t)(bottom - size);
-	REG(MPU_RASR) = MPU_RASR_XN | ((log2 - 1) << 1) | MPU_RASR_ENABLE;
+	/* Numbered from the top: where regions overlap, the highest number wins. The guard's size
+	 * shrinks until the stack's bottom is aligned to it (the guard ends there). */
+	uint32_t size = 32;
+	while (size < guard)
+		size <<= 1;
+	while (size >= 32 && (bottom & (size - 1)))
+		size >>= 1;
+	char *p = guard_buf;
+	if (guard && size >= 32 && mpu_region(regions - 1, bottom - size, size, MPU_RASR_XN)) {
+		p = bm_append_str(p, "MPU region ");
+		p = bm_append_u64(p, regions - 1);
+		p = bm_append_str(p, ": ");
+		p = bm_append_hex(p, bottom - size, 8);
+		p = bm_append_str(p, "..");
+		p = bm_append_hex(p, bottom - 1, 8);
+		p = bm_append_str(p, " no access (stack overflow: MemManage)");
+	} else {
+		p = bm_append_str(p, "none (no __stack_guard_size)");
+	}
+	uintptr_t flash = (uintptr_t)__flash_origin, flash_len = (uintptr_t)(__flash_limit - __flash_origin);
+	uint32_t ro = mpu_region(regions - 2, flash, flash_len, MPU_RASR_AP_RO | MPU_RASR_FLASH);
+	if (ro) {
+		p = bm_append_str(p, "; region ");
+		p = bm_append_u64(p, regions - 2);
+		p = bm_append_str(p, ": ");
+		p = bm_append_hex(p, flash, 8);
+		p = bm_append_str(p, "..");
+		p = bm_append_hex(p, flash + ro - 1, 8);
+		bm_append_str(p, " read-only (FLASH)");
+	}
 	REG(MPU_CTRL) = MPU_CTRL_PRIVDEFENA | MPU_CTRL_ENABLE;
 	__asm__ volatile("dsb\n\tisb" : : : "memory");
-	char *p = bm_append_str(guard_buf, "MPU region ");
-	p = bm_append_u64(p, region);
-	p = bm_append_str(p, ": ");
-	p = bm_append_hex(p, bottom - size, 8);
-	p = bm_append_str(p, "..");
-	p = bm_append_hex(p, bottom - 1, 8);
-	bm_append_str(p, " no access (stack overflow: MemManage)");
 #else
 	(void)bottom;
 	(void)guard;

@@ -18,4 +18,6 @@ set(BM_BOARD_SOURCES board.c ../drivers/uart_ns16550.c ../drivers/riscv_clint.c)
 # set(BM_SUITE_SMALL ON)                 # little RAM (16-32 KiB): the kit's own suite takes smaller inputs
 # set(BM_SELECT_DEFAULT "^(?!stats_)")   # the selection when BM_SELECT is empty (Python regex)
 # set(BM_TEST_BAD_ADDRESS 0xa0000000)    # an address nothing answers (the fault-injection test loads it)
+# set(BM_TEST_FLASH_WRITE ok)            # a store into .rodata is no trap here (default: trap): what the
+#                                        # fault test expects of fault_rodata_write, and why, in a comment
 # Placeholders: @ELF@ @BIN@ @HEX@ (the image), @NAME@ (its name), @OUTDIR@ (its folder), @DIR@ (this folder).

@@ -139,6 +139,21 @@ BM_BENCHMARK(fault_dense_frame, never_right)
 	dense_frame();
 }
 
+/* A store into the constants: where FLASH (code and read-only data) is writable, the kit's own
+ * tables beside this one would be as exposed, and every later figure wrong. Reported as a trap
+ * where the board maps FLASH read-only (MMU, PMP, MPU); elsewhere the check sees the change. */
+static const uint32_t constants[4] = {1, 2, 3, 4}; /* (not volatile: that would put it in .data) */
+
+static int constants_intact(void)
+{
+	return *(const volatile uint32_t *)constants == 1 ? 0 : -1;
+}
+
+BM_BENCHMARK(fault_rodata_write, constants_intact, .max_iters = 1)
+{
+	*(volatile uint32_t *)((uintptr_t)constants + bm_seed(0)) = 0;
+}
+
 /* Writes 16 bytes past its scratch allocation; its own check passes. */
 static uint8_t *overrun_buf;
 

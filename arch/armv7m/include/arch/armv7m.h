@@ -76,6 +76,8 @@
 #define MPU_RASR 0xE000EDA0u
 #define MPU_RASR_ENABLE (1u << 0)
 #define MPU_RASR_XN (1u << 28)      /* AP (26:24) = 000: no access at any privilege */
+#define MPU_RASR_AP_RO (6u << 24)   /* AP = 110: read-only at any privilege */
+#define MPU_RASR_FLASH (1u << 17)   /* TEX 000, C 1, B 0: normal memory, write-through (flash) */
 
 /* Floating point context control (FPv4/FPv5). */
 #define FPU_FPCCR 0xE000EF34u
