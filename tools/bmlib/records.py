@@ -167,10 +167,17 @@ def parse_candidate(cand: bytes):
     return fields, None
 
 
+# Record starts tried per CRC tail: a record holds no other start, so the one that matches is the
+# last before its tail or close to it; a long run of noise before one tail costs a CRC per start.
+_STARTS_PER_TAIL = 64
+
+
 def scan_segment(seg: bytes, line: int, pos: int, out: Scan):
     """Find the records in one cleaned line segment. A segment normally holds one record or
     none; a lost newline can glue two records, and noise can precede one: each record found
-    is kept, and what is left that looks like a record becomes one BadLine."""
+    is kept, and what is left that looks like a record becomes one BadLine. Linear in the
+    segment's length: every start is matched with the next CRC tail, each tail searched for once,
+    and at most _STARTS_PER_TAIL starts (the first and the last ones) are checked against it."""
     i, first_bad, found = 0, None, False
     while i < len(seg):
         if i == 0 and seg.startswith(b"{"):
@@ -180,22 +187,34 @@ def scan_segment(seg: bytes, line: int, pos: int, out: Scan):
             if start < 0:
                 break
         m = _TAIL.search(seg, start)
-        end = m.end() if m else len(seg)
-        fields, reason = parse_candidate(seg[start:end])
-        if fields is not None and "seq" not in fields:
-            # Right CRC, but nothing to place it by: report it like a damaged line.
-            fields, reason = None, fields["error"]
-            crc_ok = True
-        else:
-            crc_ok = False
-        if fields is not None:
-            out.records.append(Record(text=seg[start:end], line=line, pos=pos + start, **fields))
-            found = True
-            i = end
-        else:
+        if m is None:
+            # Nothing after `start` ends like a record, so no later start can either.
+            if first_bad is None:
+                first_bad = (start, "no CRC at its end (cut short, or not a record)", False)
+            break
+        end = m.end()
+        starts = [start]
+        k = seg.find(_START, start + 1, m.start())
+        while k >= 0:
+            starts.append(k)
+            k = seg.find(_START, k + 1, m.start())
+        if len(starts) > _STARTS_PER_TAIL:
+            starts = starts[:1] + starts[-(_STARTS_PER_TAIL - 1):]
+        for start in starts:
+            fields, reason = parse_candidate(seg[start:end])
+            if fields is not None and "seq" not in fields:
+                # Right CRC, but nothing to place it by: report it like a damaged line.
+                fields, reason = None, fields["error"]
+                crc_ok = True
+            else:
+                crc_ok = False
+            if fields is not None:
+                out.records.append(Record(text=seg[start:end], line=line, pos=pos + start, **fields))
+                found = True
+                break
             if first_bad is None:
                 first_bad = (start, reason, crc_ok)
-            i = start + 1
+        i = end
     if first_bad is not None:
         start, reason, crc_ok = first_bad
         out.bad.append(BadLine(line=line, pos=pos + start, reason=reason,
