@@ -5,6 +5,7 @@ Also bm report's formats and bm plot's files."""
 import decimal
 import json
 import random
+import re
 
 import corpus
 import subprocess
@@ -174,6 +175,11 @@ def test_report_marks_and_refuses_mixed_merges(write):
     m = write("m.log", marked)
     t = bm("report", m)
     assert t.returncode == 0 and "ok~" in t.stdout and "drift_ppm over 50,000" in t.stderr
+    short = corpus.realistic14(samples=300)                # its `empty` is short_interval
+    k = next(k for k, l in enumerate(short) if '"name":"empty","status"' in l)
+    assert '"short_interval":true' in short[k]
+    s = bm("report", write("s.log", short))
+    assert s.returncode == 0 and re.search(r"^empty +ok\* ", s.stdout, re.M) and "ok*: the median batch is under 100x" in s.stderr
     assert "ok~" in bm("report", "--merge", m, write("h.log", lines)).stdout
     c = bm("compare", write("h2.log", lines), m)
     assert c.returncode == 0 and "crc32: unstable in 1 of 1 run(s) of B" in c.stderr

@@ -23,13 +23,15 @@ def add_arguments(p):
 
 
 def _status(res):
-    """ok, ok~ (the machine's speed or the benchmark's own cost moved during it: drift_ppm over
-    50,000, as the firmware's table marks it), ok! (a statistics counter saturated: the moments
-    are not exact), or the failure."""
+    """ok, with the firmware table's marks: ok* (short_interval: the median batch is under 100x
+    the counter read overhead, the figure rests on the subtraction), ok~ (the machine's speed or
+    the benchmark's own cost moved during it: drift_ppm over 50,000); and ok! (a statistics
+    counter saturated: the moments are not exact); or the failure."""
     st = res.get("status")
     if st == "ok":
         flags = res.get("flags") if isinstance(res.get("flags"), dict) else {}
-        return "ok" + ("~" if res.get("unstable") is True else "") + ("!" if flags.get("saturated") is True else "")
+        return "ok" + ("*" if res.get("short_interval") is True else "") + \
+            ("~" if res.get("unstable") is True else "") + ("!" if flags.get("saturated") is True else "")
     where = f" in {res.get('phase')}" if res.get("phase") else ""
     return f"{st}: {res.get('reason', '')}{where}"
 
@@ -116,7 +118,9 @@ def main(args):
     if not rows:
         raise UsageError("no benchmark to report" + (f" matches {args.bench!r}" if args.bench else ""))
     render(rows, cols, args.format, sys.stdout)
-    marks = sorted({c for row in rows for c in "~!" if row["_raw"]["status"].startswith("ok") and c in row["_raw"]["status"]})
+    marks = sorted({c for row in rows for c in "*~!" if row["_raw"]["status"].startswith("ok") and c in row["_raw"]["status"]})
+    if "*" in marks:
+        warn("ok*: the median batch is under 100x the counter read overhead: the figure rests on the overhead subtraction")
     if "~" in marks:
         warn("ok~: drift_ppm over 50,000: the machine's speed (or the benchmark's own cost) moved during it")
     if "!" in marks:
