@@ -842,7 +842,7 @@ static void stack_guard(void)
 	(void)guard;
 #elif MAINLINE
 	uint32_t regions = (REG(MPU_TYPE) >> 8) & 0xffu;
-	if (regions < 2) {
+	if (!regions) {
 		bm_append_str(guard_buf, "none (no MPU)");
 		return;
 	}
@@ -866,7 +866,7 @@ static void stack_guard(void)
 		p = bm_append_str(p, "none (no __stack_guard_size)");
 	}
 	uintptr_t flash = (uintptr_t)__flash_origin, flash_len = (uintptr_t)(__flash_limit - __flash_origin);
-	uint32_t ro = mpu_region(regions - 2, flash, flash_len, MPU_RASR_AP_RO | MPU_RASR_FLASH);
+	uint32_t ro = regions >= 2 ? mpu_region(regions - 2, flash, flash_len, MPU_RASR_AP_RO | MPU_RASR_FLASH) : 0;
 	if (ro) {
 		p = bm_append_str(p, "; region ");
 		p = bm_append_u64(p, regions - 2);
