@@ -105,8 +105,9 @@ _start:
 	incl %eax
 	jmp 10b
 11:
-	/* The GDT, written here (ltr marks the TSS busy in it, so it cannot be read-only):
-	 * null, 64-bit ring-0 code (L=1), ring-0 data, then the TSS (filled in long mode). */
+	/* The GDT, written here (ltr marks the TSS busy in it, so it goes read-only only after
+	 * that, with the other tables): null, 64-bit ring-0 code (L=1), ring-0 data, then the TSS
+	 * (filled in long mode). */
 	movl $0x0000ffff, arch_x86_gdt + 8
 	movl $0x00af9b00, arch_x86_gdt + 12  /* (accessed: the GDT goes read-only below) */
 	movl $0x0000ffff, arch_x86_gdt + 16
