@@ -139,6 +139,28 @@ BM_BENCHMARK(fault_dense_frame, never_right)
 	dense_frame();
 }
 
+/* A write past the top of the benchmark's own frame, into its caller's: one word just above it
+ * (the CFA), so no return address or saved register of its own lies in between on any arch. The
+ * harness's frames are there (its locals, on AArch64 its saved x29/x30: such a write ended the
+ * run); only the band the kit keeps above every call into the benchmark's code can see it. Once
+ * in the verify step (its result right), once in the body (seen by the first calibration batch,
+ * before anything is timed). */
+static int writes_past_frame(void)
+{
+	((volatile uint32_t *)__builtin_dwarf_cfa())[1] = 0x5a5a5a5au;
+	return 0;
+}
+
+BM_BENCHMARK(fault_frame_overrun_verify, writes_past_frame, .max_iters = 1)
+{
+	bm_clobber_memory();
+}
+
+BM_BENCHMARK(fault_frame_overrun_body, always_right, .max_iters = 1)
+{
+	((volatile uint32_t *)__builtin_dwarf_cfa())[1] = 0x5a5a5a5au;
+}
+
 /* A store into the constants: where FLASH (code and read-only data) is writable, the kit's own
  * tables beside this one would be as exposed, and every later figure wrong. Reported as a trap
  * where the board maps FLASH read-only (MMU, PMP, MPU); elsewhere the check sees the change. */

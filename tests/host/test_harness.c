@@ -117,6 +117,21 @@ BM_BENCHMARK(overruns_scratch, ok_verify, .setup = alloc_setup, .max_iters = 1)
 	buf[16] = 1;
 }
 
+/* A write one word above its own frame (the CFA): into its caller's, past no return address or
+ * saved register of its own. In the body (the first calibration batch sees it) and in verify. */
+static __attribute__((noinline, no_sanitize_address)) int writes_past_frame(void)
+{
+	((volatile uint32_t *)__builtin_dwarf_cfa())[1] = 0x5a5a5a5au;
+	return 0;
+}
+BM_BENCHMARK(frame_overrun_verify, writes_past_frame, .max_iters = 1)
+{
+}
+BM_BENCHMARK(frame_overrun_body, ok_verify, .max_iters = 1)
+{
+	((volatile uint32_t *)__builtin_dwarf_cfa())[1] = 0x5a5a5a5au;
+}
+
 /* Each benchmark gets what its own BM_SCRATCH declares, however large the region is (65,536
  * bytes here; overruns_scratch's 16 would not make it so): 8 declared, 8 + 8 taken, a third
  * allocation refused; aligned as the declaration counts (8 bytes then 16-aligned: 16 + 16). */
@@ -247,6 +262,15 @@ static void faults_are_reported(void)
 	BM_CHECK(res.user_cycles >= 5000000 && res.user_cycles < 5100000);
 	run_named("overruns_scratch", &cfg, &res);
 	BM_CHECK_EQ_U64(res.status, BM_ST_SCRATCH_OVERRUN);
+	/* A write past the top of its frame: a trap, by the band above it, named with its phase. */
+	run_named("frame_overrun_verify", &cfg, &res);
+	BM_CHECK_EQ_U64(res.status, BM_ST_TRAP);
+	BM_CHECK_STR(res.phase, "verify");
+	BM_CHECK(strstr(res.reason, "wrote past the top of its stack frame") == res.reason);
+	run_named("frame_overrun_body", &cfg, &res);
+	BM_CHECK_EQ_U64(res.status, BM_ST_TRAP);
+	BM_CHECK_STR(res.phase, "calibrate");
+	BM_CHECK(strstr(res.reason, "wrote past the top of its stack frame") == res.reason);
 	run_named("greedy_scratch", &cfg, &res);
 	BM_CHECK_EQ_U64(res.status, BM_ST_FAIL);
 	BM_CHECK_STR(res.reason, "setup failed: bm_scratch_alloc past what this benchmark's BM_SCRATCH declares");
