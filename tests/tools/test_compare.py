@@ -140,6 +140,22 @@ def test_not_comparable_is_refused(write):
     assert q.returncode == 0 and "only in" in q.stdout
 
 
+def test_different_kit_versions_are_warned(write):
+    """Two kit versions may measure differently (harness, overhead subtraction, statistics): a
+    comparison across them says so, and so does a side that mixes them; one version is silent."""
+    a = write("a.log", icount_log())
+    b = write("b.log", corpus.write_log([corpus.Bench("known_loop", [2001] * 300)], 300,
+                                         meta={"kit_version": "0.3.0"}))
+    p = bm("compare", a, b)
+    assert p.returncode == 0, p.stderr
+    assert "different kit versions (0.2.0 vs 0.3.0)" in p.stderr
+    q = bm("compare", a, a)
+    assert "kit version" not in q.stderr and "mixes builds" not in q.stderr
+    r = bm("compare", "-a", a, b, "-b", a)
+    assert "side A mixes builds: its runs differ in kit_version" in r.stderr, r.stderr
+    assert "different kit versions (0.2.0/0.3.0 vs 0.2.0)" in r.stderr
+
+
 def test_usage_errors(write):
     a = write("a.log", corpus.hosted_runs(seed=1))
     for args in (("compare", a), ("compare", a, a, "-a", a), ("compare", a, a, "--metric", "p42"),

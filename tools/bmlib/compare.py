@@ -181,6 +181,11 @@ def main(args):
         mixed = stats.mixed_builds(runs)
         if mixed:
             warn(f"side {side} mixes builds: its runs differ in {', '.join(mixed)}")
+    kv = stats.kit_versions(a_runs, b_runs)
+    if kv:
+        warn(f"A and B were measured by different kit versions ({'/'.join(kv[0])} vs {'/'.join(kv[1])}): "
+             "part of a change may be the kit's own (its harness, overhead subtraction or statistics), "
+             "not your code's")
     benches = compare_runs(a_runs, b_runs, metrics, args.alpha, args.bench, warn)
     if not benches:
         raise UsageError("no benchmark to compare" + (f" matches {args.bench!r}" if args.bench else ""))

@@ -21,7 +21,7 @@ RANK = {"p50": (1, 2), "p90": (9, 10), "p99": (99, 100), "p999": (999, 1000)}   
 # Keys of the meta record that must agree for two runs to be comparable at all.
 COMPARABLE = ("board", "built_for", "isa", "cycle_unit", "cycle_counter", "samples")
 # Keys that say which build a run is: a side mixing them is probably a mistake.
-BUILD = ("label", "kit_vcs", "compiler", "cflags", "opt")
+BUILD = ("label", "kit_version", "kit_vcs", "compiler", "cflags", "opt")
 RESAMPLES = 2000
 
 
@@ -73,6 +73,13 @@ def comparability(a_runs, b_runs):
 
 def mixed_builds(runs):
     return [k for k in BUILD if len({str(r.meta.get(k)) for r in runs}) > 1]
+
+
+def kit_versions(a_runs, b_runs):
+    """The kit versions of each side when the sides differ in them, else None: the kit's own
+    harness and statistics may then account for a change between A and B."""
+    va, vb = ({str(r.meta.get("kit_version")) for r in runs} for runs in (a_runs, b_runs))
+    return None if va == vb else (sorted(va), sorted(vb))
 
 
 def _f(x):
