@@ -207,17 +207,12 @@ __attribute__((noinline)) uint64_t bm_cycles_now(void)
 #define CALL_BAND_WORDS (CALL_BAND_BYTES / sizeof(uintptr_t))
 enum user_fn { USER_BATCH, USER_SETUP, USER_VERIFY, USER_TEARDOWN };
 
-static uintptr_t band_word(unsigned i)
-{
-	return (uintptr_t)0x5ab5e7c3a5d1f00dull ^ i;
-}
-
 static __attribute__((noreturn, noinline)) void band_written(uintptr_t addr, uintptr_t entry)
 {
 	struct bm_fault f = {0};
 	f.kind = BM_FAULT_TRAP;
 	f.cause = "wrote past the top of its stack frame, into the band the kit keeps above it (pc: the "
-	          "function's entry; address: the band's highest word written)";
+	          "function's entry; address: the band's lowest word written)";
 	f.pc = entry;
 	f.has_addr = 1;
 	f.addr = addr;
@@ -238,8 +233,9 @@ static __attribute__((noinline, no_sanitize_address)) int band_call(const struct
                                                                      uint64_t *user_cycles)
 {
 	volatile uintptr_t *band = __builtin_alloca(CALL_BAND_BYTES);
-	for (unsigned i = 0; i < CALL_BAND_WORDS; i++)
-		band[i] = band_word(i);
+	for (unsigned i = 0; i < CALL_BAND_WORDS; i++) /* (bm_guard_fill's const end: GCC 12 then takes
+	                                                 * the fresh alloca for read uninitialised) */
+		band[i] = BM_KIT_GUARD_WORD;
 	struct {
 		volatile uintptr_t *band;
 		uintptr_t entry;
@@ -272,9 +268,9 @@ static __attribute__((noinline, no_sanitize_address)) int band_call(const struct
 	if (kept.user_cycles)
 		*kept.user_cycles += bm_cycles_now() - kept.t0;
 	band = kept.band;
-	for (unsigned i = CALL_BAND_WORDS; i-- > 0;)
-		if (band[i] != band_word(i))
-			band_written((uintptr_t)&band[i], kept.entry);
+	const volatile uintptr_t *hit = bm_guard_first_unlike(band, band + CALL_BAND_WORDS, BM_KIT_GUARD_WORD);
+	if (hit != band + CALL_BAND_WORDS)
+		band_written((uintptr_t)hit, kept.entry);
 	return r;
 }
 
