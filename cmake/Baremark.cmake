@@ -26,9 +26,8 @@ set(BAREMARK_VERSION 0.2.0 CACHE INTERNAL "")
 set(BM_COMMON_FLAGS -g -ffunction-sections -fdata-sections -fno-common CACHE INTERNAL "")
 set(BM_ICOUNT_ARGS -icount shift=0,sleep=off CACHE INTERNAL "")
 set(BM_RUNNER ${BAREMARK_DIR}/tools/bm run CACHE INTERNAL "")
-set(_bm_core bm_out.c bm_crc32.c bm_record.c bm_wide.c bm_scratch.c bm_port.c bm_harness.c bm_run.c
-  bm_report.c bm_recover.c bm_guard.c
-  stats/bm_stats_layout.c stats/bm_stats_insert.c stats/bm_stats_report.c stats/bm_stats_record.c)
+include(${BAREMARK_DIR}/core/sources.cmake)
+set(_bm_core ${BM_CORE_SOURCE_NAMES})
 list(TRANSFORM _bm_core PREPEND ${BAREMARK_DIR}/core/)
 set(BM_CORE_SOURCES ${_bm_core} CACHE INTERNAL "")
 

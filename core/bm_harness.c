@@ -88,71 +88,6 @@ void bm_measure_overhead(struct bm_overhead *oh)
 	oh->loop_instret = i2 > oh->instret ? i2 - oh->instret : 0;
 }
 
-/* A timer read just after the timer ticked, with the cycle counter read right after it: both
- * readings then start (or end) a window on a tick edge, so a window's tick count is short by
- * less than one tick. A timer that does not tick gives up after 2^24 reads and reads 0 cycles. */
-static uint64_t timer_edge(struct bm_timer *timer, uint64_t *cycles)
-{
-	struct arch_snap c;
-	uint64_t t0 = timer->read(timer), t1 = t0;
-	for (uint32_t spins = 0; t1 == t0 && spins < (1u << 24); spins++)
-		t1 = timer->read(timer);
-	arch_snap_end(&c);
-	*cycles = t1 == t0 ? 0 : c.cycles;
-	return t1;
-}
-
-void bm_clock_open(struct bm_clock *clk)
-{
-	struct bm_timer *timer = bm_port_timer();
-	clk->open = 0;
-	if (timer) {
-		clk->open_ticks = timer_edge(timer, &clk->open_cycles);
-		clk->open = clk->open_cycles != 0;
-	}
-}
-
-int bm_clock_close(struct bm_clock *clk)
-{
-	struct bm_timer *timer = bm_port_timer();
-	uint64_t cycles;
-	if (!timer || !clk->open)
-		return 0;
-	clk->open = 0;
-	uint64_t ticks = timer_edge(timer, &cycles) - clk->open_ticks, dc = cycles - clk->open_cycles;
-	/* No window lasts 2^63 cycles: the counter was set back during it (the counter-wrap self-test
-	 * does so in verify; a benchmark may in its batches): left out, or it would be the clock. */
-	if (!cycles || !ticks || dc >> 63 || ticks >> 63) /* (or the timer was set back) */
-		return 0;
-	/* The counter against the timer and the clock so far: a counter moved forward (written),
-	 * stopped, or short of the wraps a software extension missed (SysTick with interrupts masked
-	 * past a period) is off by far more than a tenth, which no clock estimate is; such a window
-	 * would carry its error into every later ns figure. Both ends lie on tick edges, so the
-	 * window lasted between ticks - 1 and ticks + 1 ticks. */
-	if (clk->cycle_hz) {
-		uint64_t lo = bm_muldiv64(ticks - 1, clk->cycle_hz, timer->hz);
-		uint64_t hi = bm_muldiv64(ticks + 1, clk->cycle_hz, timer->hz);
-		if (dc < lo - lo / 100 * BM_CLOCK_AGREE_PCT || dc > hi + hi / 100 * BM_CLOCK_AGREE_PCT)
-			return -1;
-	}
-	clk->window_ticks += ticks;
-	clk->window_cycles += dc;
-	clk->cycle_hz = bm_muldiv64(clk->window_cycles, timer->hz, clk->window_ticks);
-	return 0;
-}
-
-void bm_clock_spin(struct bm_clock *clk, uint32_t ms)
-{
-	struct bm_timer *timer = bm_port_timer();
-	if (!timer)
-		return;
-	bm_clock_open(clk);
-	uint64_t until = clk->open_ticks + bm_muldiv64(timer->hz, ms, 1000) + 1;
-	for (uint32_t spins = 0; timer->read(timer) - until > (UINT64_MAX >> 1) && spins < (1u << 30); spins++)
-		;
-	bm_clock_close(clk);
-}
-
 int bm_window_settled(const uint64_t *w, unsigned n, uint32_t cv_ppm)
 {
 	if (n < 2)
@@ -180,119 +115,63 @@ int bm_window_settled(const uint64_t *w, unsigned n, uint32_t cv_ppm)
 	return bm_u128_cmp(bm_u128_mul64(ss / (n - 1), 1000000000000ull), bm_u128_mul64(cm, cm)) <= 0;
 }
 
-/* Not inlined: it brackets untimed code (setup, verify, teardown), and inlined into the measuring
- * frame its counter read (a call that clobbers r0-r3 on Cortex-M) left a Cortex-M0 no low
- * registers for its operands. */
-__attribute__((noinline)) uint64_t bm_cycles_now(void)
-{
-	struct arch_snap s;
-	arch_snap_end(&s);
-	return s.cycles;
-}
+/* What the batches leave besides the statistics state. */
+struct samples_out {
+	uint64_t body_cycles;          /* counter cycles inside the batches, overhead included */
+	uint64_t instret_lo;           /* sum of the batches' net instructions: lo + 2^64 hi */
+	uint32_t instret_hi;           /*   (< 2^24: at most 10^7 samples of < 2^64 each) */
+	uint32_t below;                /* batches under the overhead (counted as 0) */
+	uint64_t qmin[4];              /* the smallest batch of each quarter of the samples */
+};
 
-/* A call into the benchmark's own code with a painted band just above its frame, read when it
- * returns: setup, verify, teardown, and the body's first batch (one iteration, the calibration's
- * first). A write past the top of the benchmark's frame (a local array overrun) meets the
- * band before any frame of the kit's, and ends the benchmark as a trap; before, it changed the
- * harness's locals (figures reported as good) or, on AArch64, where a frame's saved x29/x30 sit
- * at its bottom, a return address (the run was lost). The band is an alloca: GCC puts a dynamic
- * allocation below the whole fixed frame on every target, so nothing of the kit's lies between
- * the band and the callee. __builtin_unwind_init makes this frame save every callee-saved
- * register (above the band) and restore them on return: a callee that restores the registers it
- * borrowed from its own overwritten frame leaves the kit's as they were. The later batches
- * (calibration, warm-up, the timed samples) run the same body directly: banded, they were 0.4%
- * of a qemu-x86_64 run's instructions, past issue 15's 5% for the whole kit. Not instrumented by
- * AddressSanitizer (the host tests): its alloca redzones would sit where the band must. */
-#define CALL_BAND_BYTES 32u
-#define CALL_BAND_WORDS (CALL_BAND_BYTES / sizeof(uintptr_t))
-enum user_fn { USER_BATCH, USER_SETUP, USER_VERIFY, USER_TEARDOWN };
-
-static __attribute__((noreturn, noinline)) void band_written(uintptr_t addr, uintptr_t entry)
+/* The accounting of one batch's reading d, taken r times (1: a sample; more: a run of equal
+ * readings; always_inline, so r == 1 folds to a few instructions): its cycles added to *body
+ * (mod 2^64, as r single adds would), its instructions net of the overhead to the 96-bit sum
+ * *ins_lo + 2^64 out->instret_hi. Returns its cycles net of the overhead; a reading under the
+ * overhead counts 0, and out->below counts it. The one place a batch's figures are derived. */
+static inline __attribute__((always_inline)) uint64_t account(const struct bm_delta *d, uint32_t r,
+                                                              uint64_t oh_cycles, uint64_t oh_instret,
+                                                              uint64_t *body, uint64_t *ins_lo,
+                                                              struct samples_out *out)
 {
-	struct bm_fault f = {0};
-	f.kind = BM_FAULT_TRAP;
-	f.cause = "wrote past the top of its stack frame, into the band the kit keeps above it (pc: the "
-	          "function's entry; address: the band's lowest word written)";
-	f.pc = entry;
-	f.has_addr = 1;
-	f.addr = addr;
-	if (bm_fault_take(&f))
-		bm_recover();
-	bm_out_str("\n*** baremark: a benchmark wrote past the top of its stack frame, and the kit's state "
-	           "is gone too: the run cannot go on\n");
-	bm_board_exit(BM_EXIT_TRAP);
-}
-
-/* Calls `which` of b (a batch of `iters` into *d), banded; adds the call's own cycles (not the
- * band's) to *user_cycles when that is given. What is used after the call is read from this
- * frame's memory (above the band), not from registers the callee may have restored wrong. A
- * contiguous overrun meets band[0] first whatever its length; the band's length is for a sparse
- * write (an index past the end), and 32 bytes keep its cost out of the kit's share. */
-static __attribute__((noinline, no_sanitize_address)) int band_call(const struct bm_bench *b, enum user_fn which,
-                                                                     uint32_t iters, struct bm_delta *d,
-                                                                     uint64_t *user_cycles)
-{
-	volatile uintptr_t *band = __builtin_alloca(CALL_BAND_BYTES);
-	for (unsigned i = 0; i < CALL_BAND_WORDS; i++) /* (bm_guard_fill's const end: GCC 12 then takes
-	                                                 * the fresh alloca for read uninitialised) */
-		band[i] = BM_KIT_GUARD_WORD;
-	struct {
-		volatile uintptr_t *band;
-		uintptr_t entry;
-		uint64_t *user_cycles;
-		uint64_t t0;
-	} volatile kept = {band, 0, user_cycles, 0};
-	__builtin_unwind_init();
-	int r = 0;
-	switch (which) {
-	case USER_BATCH:
-		kept.entry = (uintptr_t)b->batch;
-		b->batch(iters, d);
-		break;
-	case USER_SETUP:
-		kept.entry = (uintptr_t)b->setup;
-		kept.t0 = bm_cycles_now();
-		r = b->setup();
-		break;
-	case USER_VERIFY:
-		kept.entry = (uintptr_t)b->verify;
-		kept.t0 = bm_cycles_now();
-		r = b->verify();
-		break;
-	default:
-		kept.entry = (uintptr_t)b->teardown;
-		kept.t0 = bm_cycles_now();
-		b->teardown();
-		break;
+	*body += d->cycles * r;
+	uint64_t c = d->cycles - oh_cycles;
+	if (__builtin_expect(d->cycles < oh_cycles, 0)) {
+		c = 0;
+		out->below += r;
 	}
-	if (kept.user_cycles)
-		*kept.user_cycles += bm_cycles_now() - kept.t0;
-	band = kept.band;
-	const volatile uintptr_t *hit = bm_guard_first_unlike(band, band + CALL_BAND_WORDS, BM_KIT_GUARD_WORD);
-	if (hit != band + CALL_BAND_WORDS)
-		band_written((uintptr_t)hit, kept.entry);
-	return r;
+	uint64_t ins = d->instret - oh_instret;
+	if (__builtin_expect(d->instret < oh_instret, 0))
+		ins = 0;
+	struct bm_u128 p = bm_u128_mul64(ins, r); /* < 2^96 */
+	*ins_lo += p.lo;
+	/* A branch, not an add of the carry: a store less per sample, and the carry is rare. */
+	if (__builtin_expect(*ins_lo < p.lo, 0))
+		out->instret_hi++;
+	out->instret_hi += (uint32_t)p.hi;
+	return c;
 }
 
-/* One batch of the calibration or the warm-up, overhead subtracted (the timed samples have their
- * own loop, take_some). */
+/* One batch of the calibration or the warm-up: its cycles net of the overhead, its raw cycles
+ * added to the benchmark's time in batches (the timed samples have their own loop, take_some). */
 static uint64_t run_batch(const struct bm_bench *b, uint32_t iters, int banded, const struct bm_overhead *oh,
                           struct bm_bench_result *res)
 {
 	struct bm_delta d;
 	if (banded)
-		band_call(b, USER_BATCH, iters, &d, 0);
+		bm_band_call(b, BM_USER_BATCH, iters, &d, 0);
 	else
 		b->batch(iters, &d);
-	res->body_cycles += d.cycles;
-	return d.cycles >= oh->cycles ? d.cycles - oh->cycles : 0;
+	struct samples_out unused = {0}; /* (instructions are not counted before the samples) */
+	uint64_t ins_unused = 0;
+	return account(&d, 1, oh->cycles, d.instret, &res->body_cycles, &ins_unused, &unused);
 }
 
 /* The benchmark's own untimed code (setup, verify, teardown), its cycles counted apart from the
  * kit's. */
-static int user_call(const struct bm_bench *b, enum user_fn which, struct bm_bench_result *res)
+static int user_call(const struct bm_bench *b, enum bm_user_fn which, struct bm_bench_result *res)
 {
-	return band_call(b, which, 0, 0, &res->user_cycles);
+	return bm_band_call(b, which, 0, 0, &res->user_cycles);
 }
 
 const char *const bm_status_names[BM_ST_COUNT] = {
@@ -328,19 +207,8 @@ static int kit_words_intact(const struct bm_kit_state *kit)
 	return kit->head == BM_KIT_GUARD_WORD && kit->tail == BM_KIT_GUARD_WORD;
 }
 
-/* What the timed samples leave besides the statistics state. */
-struct samples_out {
-	uint64_t body_cycles;          /* counter cycles inside the batches, overhead included */
-	uint64_t instret_lo;           /* sum of the batches' net instructions: lo + 2^64 hi */
-	uint32_t instret_hi;           /*   (< 2^24: at most 10^7 samples of < 2^64 each) */
-	uint32_t below;                /* batches under the overhead (counted as 0) */
-	uint64_t qmin[4];              /* the smallest batch of each quarter of the samples */
-};
-
-/* r more samples whose batch read exactly d, accounted at once: the sums (the body's cycles mod
- * 2^64, as one sample at a time adds them), the overhead test, the quarter's minimum, the
- * statistics in one bm_stats_add_n. Returns -1, having written nothing, when the kit state's
- * guard words are gone. */
+/* r more samples whose batch read exactly d, accounted at once, the statistics in one
+ * bm_stats_add_n. Returns -1, having written nothing, when the kit state's guard words are gone. */
 static __attribute__((noinline)) int add_repeats(const struct bm_delta *d, uint32_t r, uint64_t oh_cycles,
                                                  uint64_t oh_instret, struct bm_kit_state *kit,
                                                  struct samples_out *out, uint64_t *body, uint64_t *ins_lo,
@@ -348,17 +216,7 @@ static __attribute__((noinline)) int add_repeats(const struct bm_delta *d, uint3
 {
 	if (!kit_words_intact(kit))
 		return -1;
-	*body += d->cycles * r;
-	uint64_t c = d->cycles - oh_cycles, ins = d->instret - oh_instret;
-	if (d->cycles < oh_cycles) {
-		c = 0;
-		out->below += r;
-	}
-	if (d->instret < oh_instret)
-		ins = 0;
-	struct bm_u128 p = bm_u128_mul64(ins, r); /* < 2^96 */
-	*ins_lo += p.lo;
-	out->instret_hi += (uint32_t)p.hi + (*ins_lo < p.lo);
+	uint64_t c = account(d, r, oh_cycles, oh_instret, body, ins_lo, out);
 	*qmin = c < *qmin ? c : *qmin;
 	bm_stats_add_n(&kit->stats, c, r);
 	return 0;
@@ -401,18 +259,7 @@ static __attribute__((noinline)) uint64_t take_some(void (*batch)(uint32_t, stru
 			break;
 		}
 		last = d;
-		body += d.cycles;
-		uint64_t c = d.cycles - oh_cycles;
-		if (__builtin_expect(d.cycles < oh_cycles, 0)) {
-			c = 0;
-			out->below++;
-		}
-		uint64_t ins = d.instret - oh_instret;
-		if (__builtin_expect(d.instret < oh_instret, 0))
-			ins = 0;
-		ins_lo += ins;
-		if (__builtin_expect(ins_lo < ins, 0))
-			out->instret_hi++;
+		uint64_t c = account(&d, 1, oh_cycles, oh_instret, &body, &ins_lo, out);
 		qmin = c < qmin ? c : qmin;
 		bm_stats_add(&kit->stats, c);
 	}
@@ -446,28 +293,31 @@ static int take_samples(void (*batch)(uint32_t, struct bm_delta *), uint32_t ite
 	return 0;
 }
 
-/* The measuring itself: setup, calibration, warm-up, verify, samples, verify, report, teardown.
- * Runs under bm_run_one's recovery point and watchdog. Returns -1 as soon as the benchmark is
- * seen to have written over the kit's state (nothing computed from it may be used), else 0. */
-static int measure(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
-                   struct bm_clock *clk, struct bm_kit_state *kit, struct bm_bench_result *res)
+/* Setup, outside any timed region: 0, or the benchmark has failed (no verify step, or its setup
+ * said so). The scratch is sealed and the clock window opened once it is done. */
+static int set_up(const struct bm_bench *b, struct bm_clock *clk, struct bm_bench_result *res)
 {
 	bm_recover_phase("setup");
 	if (!b->verify) {
 		fail(res, BM_ST_FAIL, "no verify step");
-		return 0;
+		return -1;
 	}
-	if (b->setup && user_call(b, USER_SETUP, res) != 0) {
+	if (b->setup && user_call(b, BM_USER_SETUP, res) != 0) {
 		/* (a refused scratch allocation is the likely reason, and only the kit knows it) */
 		const char *why = bm_scratch_refusal();
 		fail(res, BM_ST_FAIL, why ? why : "setup failed");
-		return 0;
+		return -1;
 	}
 	bm_scratch_seal();
 	bm_clock_open(clk);
+	return 0;
+}
 
-	/* Calibration: double until a batch lasts min_batch_cycles (best of two at each step,
-	 * so a cold first run does not stop it early). */
+/* Calibration: the inner repeat count doubles until a batch lasts min_batch_cycles (best of two
+ * at each step, so a cold first run does not stop it early), up to the benchmark's cap. */
+static uint32_t calibrate(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
+                          struct bm_bench_result *res)
+{
 	bm_recover_phase("calibrate");
 	uint32_t cap = cfg->max_iters;
 	if (b->max_iters && b->max_iters < cap)
@@ -481,19 +331,21 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 			break;
 		iters *= 2;
 	}
-	if (iters > cap)
-		iters = cap;
-	res->iters = iters;
+	return iters > cap ? cap : iters;
+}
 
-	/* Warm-up at the calibrated size until the last WARMUP_WINDOW batches agree, tested every
-	 * WARMUP_STEP batches (a workload that never settles, e.g. one whose input changes every
-	 * call, spent more in the test than in its batches; a settled one runs at most
-	 * WARMUP_STEP - 1 batches more). */
+/* Warm-up at the calibrated size until the last WARMUP_WINDOW batches agree, tested every
+ * WARMUP_STEP batches (a workload that never settles, e.g. one whose input changes every call,
+ * would spend more in the test than in its batches; a settled one runs at most WARMUP_STEP - 1
+ * batches more), or until the cap. */
+static void warm_up(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
+                    struct bm_bench_result *res)
+{
 	bm_recover_phase("warmup");
 	uint64_t window[WARMUP_WINDOW];
 	uint32_t n = 0;
 	for (;;) {
-		window[n % WARMUP_WINDOW] = run_batch(b, iters, 0, oh, res);
+		window[n % WARMUP_WINDOW] = run_batch(b, res->iters, 0, oh, res);
 		n++;
 		if (n >= cfg->warmup_min && n >= WARMUP_WINDOW && (n % WARMUP_STEP == 0 || n >= cfg->warmup_max) &&
 		    bm_window_settled(window, WARMUP_WINDOW, cfg->warmup_cv_ppm)) {
@@ -504,6 +356,40 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 			break;
 	}
 	res->warmup_batches = n;
+}
+
+/* After the samples and the second verify: why the samples cannot be figures, or NULL. No batch
+ * takes 2^63 cycles (292 years at 1 GHz): a delta that large is the counter going backwards,
+ * written during the batch (a csrw mcycle, a HAL's SysTick set-up). No batch lasts longer than
+ * the benchmark has run: one that read so had its first reading (a local of its batch function)
+ * overwritten, e.g. zeros written past a local array of the body, and its figures would be the
+ * counter since boot. And the counter must agree with the timer over the benchmark's window. */
+static const char *samples_wrong(const struct bm_kit_state *kit, struct bm_clock *clk,
+                                 const struct bm_bench_result *res)
+{
+	if (bm_stats_max(&kit->stats) >> 63)
+		return "the cycle counter went backwards during a timed batch (written by the benchmark, or "
+		       "a software extension's wraps missed with interrupts masked?)";
+	if (bm_stats_max(&kit->stats) > bm_cycles_now() - res->start_cycles)
+		return "a timed batch read more cycles than the benchmark had run: its first counter "
+		       "reading was overwritten (a write past a local array of the body?)";
+	if (bm_clock_close(clk) != 0)
+		return "the cycle counter disagreed with the timer by more than a tenth over this "
+		       "benchmark (the counter written or stopped, a software extension's wraps missed "
+		       "with interrupts masked, or the core slept or changed clock): no figure";
+	return 0;
+}
+
+/* The measuring itself: setup, calibration, warm-up, verify, samples, verify, teardown. Runs
+ * under bm_run_one's recovery point and watchdog. Returns -1 as soon as the benchmark is seen to
+ * have written over the kit's state (nothing computed from it may be used), else 0. */
+static int measure(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
+                   struct bm_clock *clk, struct bm_kit_state *kit, struct bm_bench_result *res)
+{
+	if (set_up(b, clk, res) != 0)
+		return 0;
+	res->iters = calibrate(b, cfg, oh, res);
+	warm_up(b, cfg, oh, res);
 	/* Where the counter is not the core clock, measure the ratio now, per benchmark, so a
 	 * frequency change during the run shows up in the figures of the benchmark it hit. */
 	const struct arch_info *ai = arch_get_info();
@@ -511,59 +397,38 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 		res->core_per_tick_ppm = ai->core_per_tick_ppm();
 
 	bm_recover_phase("verify");
-	if (user_call(b, USER_VERIFY, res) != 0) {
+	if (user_call(b, BM_USER_VERIFY, res) != 0) {
 		fail(res, BM_ST_FAIL, "verify failed (after warm-up)");
 		goto out;
 	}
-
 	bm_recover_phase("samples");
 	struct samples_out so;
-	if (take_samples(b->batch, iters, cfg->samples, oh, kit, &so) != 0)
+	if (take_samples(b->batch, res->iters, cfg->samples, oh, kit, &so) != 0)
 		return -1;
 	bm_guard_stats_seal(kit);
 	res->body_cycles += so.body_cycles;
 	res->below_overhead += so.below;
-	struct bm_u128 instret_sum = {so.instret_lo, so.instret_hi};
 	res->drift_ppm = quarter_drift_ppm(so.qmin, cfg->samples >= 4 ? 4 : 1);
 	/* The workload must still be right after the timed runs, or no number is reported. */
 	bm_recover_phase("verify");
-	if (user_call(b, USER_VERIFY, res) != 0) {
+	if (user_call(b, BM_USER_VERIFY, res) != 0) {
 		fail(res, BM_ST_FAIL, "verify failed (after the timed samples)");
 		goto out;
 	}
 	if (!bm_guard_kit_intact(kit))
 		return -1;
-	/* No batch takes 2^63 cycles (292 years at 1 GHz): a delta that large is the counter going
-	 * backwards, written during the batch (a csrw mcycle, a HAL's SysTick set-up), and every
-	 * figure of the benchmark, and its clock window, would be that wrap. */
-	if (bm_stats_max(&kit->stats) >> 63) {
+	const char *wrong = samples_wrong(kit, clk, res);
+	if (wrong) {
 		bm_recover_phase("samples");
-		fail(res, BM_ST_FAIL, "the cycle counter went backwards during a timed batch (written by the benchmark, or "
-		                      "a software extension's wraps missed with interrupts masked?)");
+		fail(res, BM_ST_FAIL, wrong);
 		goto out;
 	}
-	/* No batch lasts longer than the benchmark has run: one that read so had its first reading
-	 * (a local of its batch function) overwritten, e.g. zeros written past a local array of the
-	 * body, and its figures would be the counter since boot. */
-	if (bm_stats_max(&kit->stats) > bm_cycles_now() - res->start_cycles) {
-		bm_recover_phase("samples");
-		fail(res, BM_ST_FAIL, "a timed batch read more cycles than the benchmark had run: its first counter "
-		                      "reading was overwritten (a write past a local array of the body?)");
-		goto out;
-	}
-	if (bm_clock_close(clk) != 0) {
-		bm_recover_phase("samples");
-		fail(res, BM_ST_FAIL, "the cycle counter disagreed with the timer by more than a tenth over this "
-		                      "benchmark (the counter written or stopped, a software extension's wraps missed "
-		                      "with interrupts masked, or the core slept or changed clock): no figure");
-		goto out;
-	}
-	res->instret_sum = instret_sum;
+	res->instret_sum = (struct bm_u128){so.instret_lo, so.instret_hi};
 	res->samples = cfg->samples;
 out:
 	bm_recover_phase("teardown");
 	if (b->teardown)
-		user_call(b, USER_TEARDOWN, res);
+		user_call(b, BM_USER_TEARDOWN, res);
 	return 0;
 }
 

@@ -104,6 +104,12 @@ struct bm_kit_state;
  * when the benchmark wrote over the kit's own state: then nothing about it can be trusted. */
 int bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
                struct bm_clock *clk, struct bm_kit_state *kit, struct bm_bench_result *res);
+/* A call into the benchmark's own code under a painted band (bm_band.c): a batch of `iters`
+ * into *d, or its setup, verify or teardown (their result returned, and their cycles added to
+ * *user_cycles when given). A write into the band ends the benchmark as a trap. */
+enum bm_user_fn { BM_USER_BATCH, BM_USER_SETUP, BM_USER_VERIFY, BM_USER_TEARDOWN };
+int bm_band_call(const struct bm_bench *b, enum bm_user_fn which, uint32_t iters, struct bm_delta *d,
+                 uint64_t *user_cycles);
 /* Rolling-CV test used by the warm-up: 1 when stddev/mean of w[0..n) <= cv_ppm. */
 int bm_window_settled(const uint64_t *w, unsigned n, uint32_t cv_ppm);
 
