@@ -42,6 +42,21 @@ size_t bm_guard_stack_check(int *band_touched)
 	return s.hi - p;
 }
 
+/* (a byte rewritten with the paint value can only make it under-count by a few) */
+size_t bm_guard_stack_mark(size_t *size)
+{
+	struct bm_stack s;
+	bm_rt_stack(&s);
+	*size = 0;
+	if (!s.painted || s.lo == s.hi)
+		return 0;
+	*size = s.hi - s.lo;
+	const volatile uint8_t *p = (const volatile uint8_t *)s.lo;
+	while ((uintptr_t)p < s.hi && *p == s.paint)
+		p++;
+	return s.hi - (uintptr_t)p;
+}
+
 int bm_guard_stack_fault(const struct bm_fault *f)
 {
 	struct bm_stack s;

@@ -8,16 +8,14 @@
  * (a file or a pipe) gets LF. */
 void bm_out_char(char c)
 {
-	const struct bm_console *con = board_desc.console;
-	if (c == '\n' && con && !con->lf_only)
+	if (c == '\n' && bm_port_console_crlf())
 		bm_port_putc('\r');
 	bm_port_putc(c);
 }
 
 void bm_out_mem(const char *s, size_t n)
 {
-	const struct bm_console *con = board_desc.console;
-	int crlf = con && !con->lf_only;
+	int crlf = bm_port_console_crlf();
 	while (n) {
 		size_t k = 0;
 		if (crlf)
@@ -151,15 +149,28 @@ size_t bm_fmt_u128(char *buf, struct bm_u128 v)
 	return n;
 }
 
-size_t bm_fmt_milli128(char *buf, struct bm_u128 milli)
+size_t bm_fmt_milli128(char *buf, struct bm_u128 milli, unsigned frac)
 {
-	struct bm_u128 rem, whole = bm_u128_divmod(milli, bm_u128_from64(1000), &rem);
+	if (!milli.hi)
+		return bm_fmt_milli(buf, milli.lo, frac);
+	static const uint32_t div[] = {1000, 100, 10, 1};
+	if (frac > 3)
+		frac = 3;
+	/* v = milli / unit rounded half up, printed as whole . fraction (frac digits) */
+	struct bm_u128 unit = bm_u128_from64(div[frac]), rem, f;
+	bm_u128_add64(&milli, div[frac] / 2);
+	struct bm_u128 v = bm_u128_divmod(milli, unit, &rem);
+	struct bm_u128 whole = bm_u128_divmod(v, bm_u128_from64(1000 / div[frac]), &f);
 	size_t n = bm_fmt_u128(buf, whole);
-	buf[n++] = '.';
-	buf[n++] = (char)('0' + rem.lo / 100);
-	buf[n++] = (char)('0' + rem.lo / 10 % 10);
-	buf[n++] = (char)('0' + rem.lo % 10);
-	buf[n] = '\0';
+	if (frac) {
+		buf[n++] = '.';
+		for (unsigned i = frac; i-- > 0;) {
+			buf[n + i] = (char)('0' + f.lo % 10);
+			f.lo /= 10;
+		}
+		n += frac;
+		buf[n] = '\0';
+	}
 	return n;
 }
 

@@ -1,5 +1,6 @@
 /* What core supplies to the ports (bm/port.h): the run's end through the board's exit device,
- * the state of a hardware probe that the arch's trap handler consults, and fact lists. */
+ * the watchdog's alarm once it is up, the state of a hardware probe that the arch's trap handler
+ * consults, and fact lists. */
 #include "bm/port.h"
 
 #include "bm/out.h"
@@ -15,7 +16,7 @@ void bm_board_exit(int status)
 	 * console output that a host reading it through a pseudo-terminal (QEMU -serial pty, bm
 	 * capture --port) has not taken yet, which was the end record now and then. */
 	struct bm_timer *t = bm_port_timer();
-	if (e && e->exit && t && t->hz) {
+	if (e && e->exit && t) {
 		/* (a timer not started yet, as before bm_run's init of it, reads the same value: after
 		 * 4096 such reads in a row there is nothing to wait for) */
 		uint64_t last = t->read(t), until = last + t->hz / 200;
@@ -29,6 +30,12 @@ void bm_board_exit(int status)
 		e->exit(e, status);
 	for (;;) /* an exit device that returned (it must not): never continue the run */
 		;
+}
+
+void bm_port_alarm_init(void)
+{
+	struct bm_alarm *a = board_desc.alarm;
+	bm_port_alarm = a && a->arm && a->disarm && (!a->init || a->init(a) == 0) ? a : 0;
 }
 
 void bm_config_error(const char *why)

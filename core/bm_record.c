@@ -168,7 +168,7 @@ void bm_rec_u128(struct bm_record *r, const char *k, struct bm_u128 value)
 void bm_rec_milli128(struct bm_record *r, const char *k, struct bm_u128 milli)
 {
 	char b[BM_FMT_NUM_MAX];
-	bm_fmt_milli128(b, milli);
+	bm_fmt_milli128(b, milli, 3);
 	key(r, k);
 	put_raw(r, b);
 }

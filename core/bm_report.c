@@ -1,12 +1,13 @@
 /* Presentation of a run: the human header and the meta record, then per benchmark its start
  * record, its table row and its result record, then the end record and the closing line. Rows
  * are printed as each benchmark ends (no row is kept, so the table has no length limit); human
- * lines never start with '{', so a log reader takes every line that does as a record. */
+ * lines never start with '{', so a log reader takes every line that does as a record. The
+ * records are written by bm_records.c; this file writes the human lines and decides what goes
+ * out when. Nothing here computes a figure. */
+#include "bm/build_info.h"
 #include "bm/harness_internal.h"
 #include "bm/out.h"
 #include "bm/record.h"
-#include "bm/wide.h"
-#include "bm/build_info.h"
 
 #define LABEL_WIDTH 14
 
@@ -78,14 +79,6 @@ static void out_facts(const struct bm_kv *f)
 	}
 }
 
-static void rec_facts(struct bm_record *r, const char *key, const struct bm_kv *f)
-{
-	bm_rec_obj_begin(r, key);
-	for (unsigned i = 0; f && f[i].key; i++)
-		bm_rec_str(r, f[i].key, f[i].value);
-	bm_rec_obj_end(r);
-}
-
 /* The first line, as soon as the console is up (before the arch probes its counters, which takes
  * a while on some cores): the user sees at once that the kit started, and on which board. */
 void bm_report_hello(const struct bm_config *cfg)
@@ -117,7 +110,7 @@ static void print_header(const struct bm_run_info *run)
 		bm_out_str(bm_build_info.label);
 	}
 	bm_out_char('\n');
-	out_line("console", board_desc.console->name);
+	out_line("console", bm_port_console_name());
 	bm_out_padded("arch", LABEL_WIDTH, 0);
 	bm_out_str(ai->isa);
 	out_facts(ai->facts);
@@ -168,45 +161,6 @@ static void print_header(const struct bm_run_info *run)
 	bm_out_str(run->n == 1 ? " benchmark\n\n" : " benchmarks\n\n");
 }
 
-static void meta_record(const struct bm_run_info *run)
-{
-	const struct arch_info *ai = run->ai;
-	const struct bm_timer *timer = bm_port_timer();
-	struct bm_record r;
-	bm_rec_begin(&r, "meta");
-	bm_rec_str(&r, "kit", "baremark");
-	bm_rec_str(&r, "kit_version", BM_KIT_VERSION);
-	bm_rec_str(&r, "kit_vcs", bm_build_info.kit_vcs);
-	bm_rec_str(&r, "label", bm_build_info.label);
-	bm_rec_str(&r, "built_for", bm_build_info.built_for);
-	bm_rec_str(&r, "board", board_desc.name);
-	rec_facts(&r, "board_facts", board_desc.facts);
-	bm_rec_str(&r, "console", board_desc.console->name);
-	bm_rec_str(&r, "isa", ai->isa);
-	bm_rec_str(&r, "cycle_counter", ai->cycle_counter);
-	bm_rec_str(&r, "cycle_unit", arch_cycle_unit(ai));
-	bm_rec_str(&r, "instret_counter", ai->instret_counter ? ai->instret_counter : "none");
-	bm_rec_str(&r, "timer", timer ? timer->name : "none");
-	bm_rec_u64(&r, "timer_hz", timer ? timer->hz : 0);
-	bm_rec_u64(&r, "overhead_cycles", run->oh.cycles);
-	bm_rec_u64(&r, "overhead_cycles_max", run->oh.cycles_max);
-	bm_rec_u64(&r, "overhead_instret", run->oh.instret);
-	bm_rec_u64(&r, "batch_loop_cycles", run->oh.loop_cycles);
-	bm_rec_u64(&r, "batch_loop_instret", run->oh.loop_instret);
-	bm_rec_str(&r, "libc", bm_libc_name);
-	bm_rec_str(&r, "compiler", "GCC " __VERSION__);
-	bm_rec_str(&r, "cflags", bm_build_info.cflags);
-	bm_rec_str(&r, "opt", bm_build_info.opt);
-	bm_rec_u64(&r, "samples", run->cfg->samples);
-	bm_rec_u64(&r, "min_batch_cycles", run->cfg->min_batch_cycles);
-	bm_rec_u64(&r, "bench_timeout_ms", bm_port_alarm ? run->cfg->bench_timeout_ms : 0);
-	bm_rec_u64(&r, "benchmarks", run->n);
-	bm_rec_bool(&r, "hist", want_hist(run));
-	bm_rec_u64(&r, "stats_bytes", sizeof(struct bm_stats));
-	rec_facts(&r, "arch_facts", ai->facts);
-	bm_rec_end(&r);
-}
-
 static void table_header(const struct bm_run_info *run)
 {
 	bm_out_padded("benchmark", run->name_width, 0);
@@ -226,91 +180,18 @@ void bm_report_begin(const struct bm_run_info *run)
 	if (want_table(run))
 		print_header(run);
 	if (want_records(run))
-		meta_record(run);
+		bm_record_meta(run, want_hist(run));
 	if (want_table(run) && run->oh.cycles_advance)
 		table_header(run);
 }
 
 void bm_report_bench_begin(const struct bm_run_info *run, const struct bm_bench *b, unsigned index)
 {
-	if (want_records(run)) {
-		struct bm_record r;
-		bm_rec_begin(&r, "start");
-		bm_rec_str(&r, "name", b->name);
-		bm_rec_u64(&r, "index", index);
-		bm_rec_u64(&r, "of", run->n);
-		bm_rec_end(&r);
-	}
+	if (want_records(run))
+		bm_record_start(run, b, index);
 	/* The row starts now, so a console shows what is running; the figures follow at the end. */
 	if (want_table(run))
 		bm_out_padded(b->name, run->name_width, 0);
-}
-
-static void result_record(const struct bm_run_info *run, const struct bm_bench *b,
-                          const struct bm_bench_result *res)
-{
-	struct bm_record r;
-	bm_rec_begin(&r, "result");
-	bm_rec_str(&r, "name", b->name);
-	bm_rec_str(&r, "status", bm_status_names[res->status]);
-	if (!res->ok) {
-		/* A benchmark that did not pass reports why, never a number. */
-		bm_rec_str(&r, "reason", res->reason);
-		bm_rec_str(&r, "phase", res->phase);
-		if (res->fault.kind) {
-			char hex[BM_FMT_NUM_MAX];
-			bm_rec_obj_begin(&r, "trap");
-			bm_rec_str(&r, "cause", res->fault.cause);
-			bm_append_hex(hex, res->fault.pc, 16);
-			bm_rec_str(&r, "pc", hex);
-			if (res->fault.has_addr) {
-				bm_append_hex(hex, res->fault.addr, 16);
-				bm_rec_str(&r, "addr", hex);
-			}
-			bm_append_hex(hex, res->fault.code, 16);
-			bm_rec_str(&r, "code", hex);
-			bm_rec_obj_end(&r);
-		}
-		if (res->stack_used_bytes)
-			bm_rec_u64(&r, "stack_used_bytes", res->stack_used_bytes);
-		bm_port_bench_end(b->name, 0);
-		bm_rec_end(&r);
-		return;
-	}
-	if (res->stack_used_bytes)
-		bm_rec_u64(&r, "stack_used_bytes", res->stack_used_bytes);
-	bm_rec_str(&r, "unit", arch_cycle_unit(run->ai));
-	bm_rec_u64(&r, "iters", res->iters);
-	bm_stats_record_fields(&r, &res->rep);
-	if (run->ai->instret_counter)
-		bm_rec_milli(&r, "insns", res->instret_milli);
-	if (res->p50_ns_milli || res->mean_ns_milli) {
-		bm_rec_milli(&r, "p50_ns", res->p50_ns_milli);
-		bm_rec_milli(&r, "mean_ns", res->mean_ns_milli);
-		bm_rec_u64(&r, "ops_per_s", res->ops_per_s);
-		bm_rec_u64(&r, "cycle_hz", res->cycle_hz);
-	}
-	if (res->core_per_tick_ppm) {
-		bm_rec_u64(&r, "core_per_tick_ppm", res->core_per_tick_ppm);
-		bm_rec_milli(&r, "core_cycles_p50",
-		             bm_muldiv64(res->rep.p50.value_milli, res->core_per_tick_ppm, 1000000));
-		bm_rec_milli(&r, "core_cycles_mean",
-		             bm_muldiv64(res->rep.mean_milli, res->core_per_tick_ppm, 1000000));
-	}
-	if (b->bytes)
-		bm_rec_u64(&r, "bytes", b->bytes);
-	if (b->expect_insns)
-		bm_rec_u64(&r, "expect_insns", b->expect_insns);
-	bm_rec_obj_begin(&r, "warmup");
-	bm_rec_u64(&r, "batches", res->warmup_batches);
-	bm_rec_bool(&r, "settled", res->warmup_settled);
-	bm_rec_obj_end(&r);
-	bm_rec_u64(&r, "below_overhead", res->below_overhead);
-	bm_rec_bool(&r, "short_interval", res->short_interval);
-	bm_rec_u64(&r, "drift_ppm", res->drift_ppm);
-	bm_rec_bool(&r, "unstable", res->drift_ppm > BM_DRIFT_UNSTABLE_PPM);
-	bm_port_bench_end(b->name, &r);
-	bm_rec_end(&r);
 }
 
 /* One cell: per-iteration figures with 2 decimals when they are averages over a batch
@@ -319,8 +200,8 @@ static void cell(char *buf, const struct bm_run_info *run, const struct bm_bench
 {
 	static const uint8_t rep_cols[] = {COL_MIN, COL_P50, COL_P99, COL_MAX, COL_MEAN};
 	const struct bm_stats_report *rep = &res->rep;
-	const uint64_t v[] = {rep->min_milli, rep->p50.value_milli, rep->p99.value_milli,
-	                      rep->max_milli, rep->mean_milli};
+	const struct bm_u128 v[] = {rep->min_milli, rep->p50.value_milli, rep->p99.value_milli,
+	                            rep->max_milli, rep->mean_milli};
 	switch (col) {
 	case COL_N:
 		bm_fmt_u64(buf, rep->n);
@@ -330,7 +211,7 @@ static void cell(char *buf, const struct bm_run_info *run, const struct bm_bench
 			buf[0] = '-', buf[1] = 0;
 			return;
 		}
-		bm_fmt_milli(buf, res->instret_milli, 1);
+		bm_fmt_milli128(buf, res->instret_milli, 1);
 		return;
 	case COL_NS:
 		bm_fmt_milli(buf, res->p50_ns_milli, 1);
@@ -341,7 +222,7 @@ static void cell(char *buf, const struct bm_run_info *run, const struct bm_bench
 	}
 	for (unsigned i = 0; i < sizeof rep_cols; i++)
 		if (rep_cols[i] == col)
-			bm_fmt_milli(buf, v[i], res->iters > 1 ? 2 : 0);
+			bm_fmt_milli128(buf, v[i], res->iters > 1 ? 2 : 0);
 }
 
 
@@ -381,81 +262,21 @@ static void table_row(const struct bm_run_info *run, const struct bm_bench_resul
 	bm_out_char('\n');
 }
 
-/* The distribution behind an ok result, exactly as the statistics state holds it, so a host
- * tool can compute any quantile, test or plot from it, and merge runs (docs/records.md, hist). */
-static void hist_record(const struct bm_run_info *run, const struct bm_bench *b,
-                        const struct bm_bench_result *res, const struct bm_stats *st)
-{
-	struct bm_record r;
-	bm_rec_begin(&r, "hist");
-	bm_rec_str(&r, "name", b->name);
-	bm_rec_str(&r, "unit", arch_cycle_unit(run->ai));
-	bm_rec_u64(&r, "div", res->iters);
-	bm_stats_hist_fields(&r, st);
-	bm_rec_end(&r);
-}
-
 void bm_report_bench_end(const struct bm_run_info *run, const struct bm_bench *b,
                          const struct bm_bench_result *res, const struct bm_stats *st)
 {
 	if (want_table(run))
 		table_row(run, res);
-	if (want_records(run)) {
-		result_record(run, b, res);
-		if (res->ok && want_hist(run))
-			hist_record(run, b, res, st);
-	} else {
+	if (!want_records(run)) {
 		bm_port_bench_end(b->name, 0);
+		return;
 	}
-}
-
-/* The main stack's high-water mark over the run: bytes below the top that no longer hold the
- * start-up's paint (a byte rewritten with the paint value can only make it under-count by a
- * few). 0 with *size 0 when the runtime does not paint its stack (hosted). */
-static size_t stack_used(size_t *size)
-{
-	struct bm_stack s;
-	bm_rt_stack(&s);
-	*size = 0;
-	if (!s.painted || s.lo == s.hi)
-		return 0;
-	*size = s.hi - s.lo;
-	const volatile uint8_t *p = (const volatile uint8_t *)s.lo;
-	while ((uintptr_t)p < s.hi && *p == s.paint)
-		p++;
-	return s.hi - (uintptr_t)p;
-}
-
-/* The parts of the run fit in the run: not so when a benchmark wrote the cycle counter (the
- * wrap self-test does, in its setup), and then no share is printed rather than a made-up one. */
-static int shares_known(const struct bm_tally *t)
-{
-	return t->body_cycles <= t->run_cycles && t->user_cycles <= t->run_cycles - t->body_cycles;
-}
-
-static void end_record(const struct bm_run_info *run, const struct bm_tally *t, int status)
-{
 	struct bm_record r;
-	bm_rec_begin(&r, "end");
-	bm_rec_u64(&r, "results", run->n);
-	for (unsigned i = 0; i < BM_ST_COUNT; i++)
-		bm_rec_u64(&r, bm_status_names[i], t->by_status[i]);
-	bm_rec_u64(&r, "exit_status", (uint64_t)status);
-	if (shares_known(t)) {
-		bm_rec_u64(&r, "run_cycles", t->run_cycles);
-		bm_rec_u64(&r, "body_cycles", t->body_cycles);
-		bm_rec_u64(&r, "user_cycles", t->user_cycles);
-	}
-	if (run->clk.cycle_hz) {
-		bm_rec_u64(&r, "cycle_hz", run->clk.cycle_hz);
-		bm_rec_u64(&r, "clock_ticks", run->clk.window_ticks);
-	}
-	size_t size, used = stack_used(&size);
-	if (size) {
-		bm_rec_u64(&r, "stack_used_bytes", used);
-		bm_rec_u64(&r, "stack_bytes", size);
-	}
+	bm_record_result_open(&r, run, b, res);
+	bm_port_bench_end(b->name, res->ok ? &r : 0); /* the board's own keys */
 	bm_rec_end(&r);
+	if (res->ok && want_hist(run))
+		bm_record_hist(run, b, res, st);
 }
 
 void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int status)
@@ -480,7 +301,7 @@ void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int 
 			bm_out_u64(run->clk.window_ticks);
 			bm_out_str(" ticks)\n");
 		}
-		if (shares_known(t)) {
+		if (t->shares_known) {
 			bm_out_str("time: timed batches ");
 			out_pct(t->body_cycles, t->run_cycles);
 			bm_out_str(", the benchmarks' code outside them ");
@@ -493,7 +314,7 @@ void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int 
 		}
 	}
 	if (want_records(run))
-		end_record(run, t, status);
+		bm_record_end(run, t, status);
 	if (want_table(run)) {
 		unsigned ok = t->by_status[BM_ST_OK];
 		bm_out_str(ok == run->n ? "baremark: PASS (" : "baremark: FAIL (");
@@ -509,12 +330,11 @@ void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int 
 				bm_out_str(bm_status_names[i]);
 			}
 		bm_out_char(')');
-		size_t size, used = stack_used(&size);
-		if (size) {
+		if (t->stack_bytes) {
 			bm_out_str("; stack used ");
-			bm_out_u64(used);
+			bm_out_u64(t->stack_used_bytes);
 			bm_out_str(" of ");
-			bm_out_u64(size);
+			bm_out_u64(t->stack_bytes);
 			bm_out_str(" bytes");
 		}
 		bm_out_char('\n');

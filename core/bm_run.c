@@ -88,31 +88,31 @@ static int counter_advances(void)
 	return 0;
 }
 
-int bm_run(const struct bm_config *cfg)
+/* The board and the arch up, in bm/port.h's order: the first console line comes before the
+ * arch probes its counters (slow on some cores), the timer is up before the arch (a core whose
+ * fallback counter is the board's timer takes it with its rate). */
+static void bring_up(const struct bm_config *cfg)
 {
-	if (board_desc.init)
-		board_desc.init();
-	struct bm_console *con = board_desc.console;
-	if (con && con->init)
-		con->init(con);
+	bm_port_board_init();
+	bm_port_console_init();
 	bm_report_hello(cfg);
+	bm_port_timer_init();
 	arch_init();
-	if (board_desc.timer && board_desc.timer->init)
-		board_desc.timer->init(board_desc.timer);
-	struct bm_alarm *alarm = board_desc.alarm;
-	bm_port_alarm = alarm && alarm->arm && alarm->disarm && (!alarm->init || alarm->init(alarm) == 0) ? alarm : 0;
+	bm_port_alarm_init();
+}
 
-	uint64_t run_start_cycles = bm_cycles_now();
-	struct bm_config eff = *cfg; /* with the calibration target this machine needs */
-	/* (names shorter than the column's title still leave the title its width) */
-	struct bm_run_info run = {.cfg = &eff, .ai = arch_get_info(), .name_width = sizeof "benchmark" - 1};
+/* Before the first benchmark: the selection (counted, its longest name) and the configuration
+ * checked, the counter's read overhead measured, the calibration target this machine needs.
+ * Returns 0, or the exit status of a configuration error (said on the console). */
+static int prepare(const struct bm_config *cfg, struct bm_config *eff, struct bm_run_info *run)
+{
 	for (const struct bm_bench *b = bm_bench_next(0, cfg); b; b = bm_bench_next(b, cfg)) {
 		unsigned l = (unsigned)bm_strlen(b->name);
-		run.n++;
-		if (l > run.name_width)
-			run.name_width = l;
+		run->n++;
+		if (l > run->name_width)
+			run->name_width = l;
 	}
-	if (run.n == 0) {
+	if (run->n == 0) {
 		bm_out_str("baremark: error: no benchmarks selected (none registered, or the filter matches none)\n");
 		return BM_EXIT_CONFIG;
 	}
@@ -120,23 +120,46 @@ int bm_run(const struct bm_config *cfg)
 		bm_out_str("baremark: error: samples must be at least 1\n");
 		return BM_EXIT_CONFIG;
 	}
-
-	bm_measure_overhead(&run.oh);
+	bm_measure_overhead(&run->oh);
 	if (cfg->min_batch_ns) /* a batch size in time needs the clock before the first benchmark */
-		bm_clock_spin(&run.clk, 1);
+		bm_clock_spin(&run->clk, 1);
 	/* The batch target: the largest of the configured cycles, the time asked for, and the
 	 * read-overhead floor. */
-	if (cfg->min_batch_ns && run.clk.cycle_hz)
-		eff.min_batch_cycles = bm_muldiv64(cfg->min_batch_ns, run.clk.cycle_hz, 1000000000u);
-	if (cfg->min_batch_reads && eff.min_batch_cycles < cfg->min_batch_reads * run.oh.cycles)
-		eff.min_batch_cycles = cfg->min_batch_reads * run.oh.cycles;
-	bm_report_begin(&run);
-	if (!run.oh.cycles_advance) {
+	if (cfg->min_batch_ns && run->clk.cycle_hz)
+		eff->min_batch_cycles = bm_muldiv64(cfg->min_batch_ns, run->clk.cycle_hz, 1000000000u);
+	if (cfg->min_batch_reads && eff->min_batch_cycles < cfg->min_batch_reads * run->oh.cycles)
+		eff->min_batch_cycles = cfg->min_batch_reads * run->oh.cycles;
+	bm_report_begin(run);
+	if (!run->oh.cycles_advance) {
 		bm_out_str("baremark: error: the cycle counter (");
-		bm_out_str(run.ai->cycle_counter);
+		bm_out_str(run->ai->cycle_counter);
 		bm_out_str(") does not advance on this core; no figures can be measured\n");
 		return BM_EXIT_CONFIG;
 	}
+	return 0;
+}
+
+/* The run cannot go on: what a benchmark did (the strings in order, NULL-ended), and the exit
+ * status that says so. */
+static __attribute__((noreturn)) void abort_run(const char *const *what)
+{
+	bm_out_str("\n*** baremark: ");
+	for (; *what; what++)
+		bm_out_str(*what);
+	bm_out_str(": the run is aborted (exit status 3)\n");
+	bm_board_exit(BM_EXIT_TRAP);
+}
+
+int bm_run(const struct bm_config *cfg)
+{
+	bring_up(cfg);
+	uint64_t run_start_cycles = bm_cycles_now();
+	struct bm_config eff = *cfg; /* with the calibration target this machine needs */
+	/* (names shorter than the column's title still leave the title its width) */
+	struct bm_run_info run = {.cfg = &eff, .ai = arch_get_info(), .name_width = sizeof "benchmark" - 1};
+	int err = prepare(cfg, &eff, &run);
+	if (err)
+		return err;
 
 	struct bm_tally tally = {0};
 	unsigned index = 0;
@@ -145,30 +168,24 @@ int bm_run(const struct bm_config *cfg)
 		struct bm_bench_result res;
 		bm_report_bench_begin(&run, b, ++index);
 		bm_port_bench_begin(b->name);
-		if (bm_run_one(b, &eff, &run.oh, &run.clk, &kit, &res) != 0) {
-			bm_out_str("\n*** baremark: benchmark ");
-			bm_out_str(b->name);
-			bm_out_str(" wrote over the kit's own state (its guard words);\n"
-			           "*** no figure of it can be trusted: the run is aborted (exit status 3)\n");
-			bm_board_exit(BM_EXIT_TRAP);
-		}
+		if (bm_run_one(b, &eff, &run.oh, &run.clk, &kit, &res) != 0)
+			abort_run((const char *const[]){"benchmark ", b->name, " wrote over the kit's own state (its guard "
+			                                 "words);\n*** no figure of it can be trusted", 0});
 		tally.by_status[res.status]++;
 		tally.body_cycles += res.body_cycles;
 		tally.user_cycles += res.user_cycles;
 		bm_report_bench_end(&run, b, &res, &kit.stats);
 		/* A benchmark may have stopped the counter (mcountinhibit, PMCR, a HAL's DWT set-up):
 		 * every later benchmark would read 0 cycles and report it as its figure. */
-		if (!counter_advances()) {
-			bm_out_str("\n*** baremark: the cycle counter (");
-			bm_out_str(run.ai->cycle_counter);
-			bm_out_str(") stopped during benchmark ");
-			bm_out_str(b->name);
-			bm_out_str(";\n*** no later figure could be measured: the run is aborted (exit status 3)\n");
-			bm_board_exit(BM_EXIT_TRAP);
-		}
+		if (!counter_advances())
+			abort_run((const char *const[]){"the cycle counter (", run.ai->cycle_counter, ") stopped during benchmark ",
+			                                 b->name, ";\n*** no later figure could be measured", 0});
 	}
 	int status = tally.by_status[BM_ST_OK] == run.n ? BM_EXIT_PASS : BM_EXIT_FAIL;
 	tally.run_cycles = bm_cycles_now() - run_start_cycles;
+	tally.shares_known = tally.body_cycles <= tally.run_cycles &&
+	                     tally.user_cycles <= tally.run_cycles - tally.body_cycles;
+	tally.stack_used_bytes = bm_guard_stack_mark(&tally.stack_bytes);
 	bm_report_end(&run, &tally, status);
 	return status;
 }

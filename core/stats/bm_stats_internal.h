@@ -104,6 +104,32 @@ static inline uint64_t bm_st_tail_at(const struct bm_stats *s, unsigned j)
 	return s->tail[(s->tail_h + 1u + j) & KM];
 }
 
+/* ---- exact arithmetic of the report (bm_stats_wide.c) ---- */
+
+#define WN BM_WIDE_WORDS /* the largest intermediate (1e12 * N * (N*S2 - S1^2)) needs ~362 bits */
+
+static inline struct bm_u128 bm_st_u128_of(uint64_t lo, uint64_t hi)
+{
+	struct bm_u128 r = {lo, hi};
+	return r;
+}
+
+/* (for a figure the record holds in 64 bits: a ppm ratio) */
+static inline uint64_t bm_st_sat64(struct bm_u128 v)
+{
+	return v.hi ? UINT64_MAX : v.lo;
+}
+
+/* In place on WN 32-bit words (no 56-byte values copied around): a = lo + 2^64 hi; r = a * b
+ * (b of nb words); a *= m. */
+void bm_st_wset(uint32_t *a, uint64_t lo, uint64_t hi);
+void bm_st_wmulw(uint32_t *r, const uint32_t *a, const uint32_t *b, unsigned nb);
+void bm_st_wmul(uint32_t *a, uint64_t m);
+/* *out = x / d rounded to nearest, or with root: round(sqrt(x / d)); x and d are clobbered. */
+void bm_st_wratio(uint32_t *x, uint32_t *d, int root, struct bm_u128 *out);
+/* *out = round((lo + 2^64 hi) * m / div): the unit-carrying figures (m = 1000, or 500 for half
+ * units). */
+void bm_st_scaled(uint64_t lo, uint64_t hi, uint64_t m, uint64_t div, struct bm_u128 *out);
 /* The total sums (histogram + tail) in wide words: sum x (4 words), sum x^2 (7 words). */
 void bm_st_totals(const struct bm_stats *s, struct bm_wide *s1, struct bm_wide *s2);
 

@@ -10,38 +10,29 @@
 #pragma GCC optimize("Os")
 #endif
 
-/* round(raw * 1000 / div), exact: a record never prints a saturated figure. */
-static struct bm_u128 milli(uint64_t raw, uint64_t div)
-{
-	struct bm_u128 p = bm_u128_mul64(raw, 1000);
-	bm_u128_add64(&p, div / 2);
-	return bm_u128_divmod(p, bm_u128_from64(div), 0);
-}
-
 void bm_stats_record_fields(struct bm_record *r, const struct bm_stats_report *rep)
 {
-	uint64_t div = rep->div ? rep->div : 1;
 	const struct bm_quantile *q[4] = {&rep->p50, &rep->p90, &rep->p99, &rep->p999};
 	static const char *const qk[4] = {"p50", "p90", "p99", "p999"};
 	bm_rec_u64(r, "n", rep->n);
-	bm_rec_milli128(r, "min", milli(rep->min_raw, div));
+	bm_rec_milli128(r, "min", rep->min_milli);
 	for (int k = 0; k < 4; k++)
-		bm_rec_milli128(r, qk[k], milli(q[k]->raw, div));
-	bm_rec_milli128(r, "max", milli(rep->max_raw, div));
-	bm_rec_milli128(r, "mean", rep->mean_m);
-	bm_rec_milli128(r, "stddev", rep->stddev_m);
+		bm_rec_milli128(r, qk[k], q[k]->value_milli);
+	bm_rec_milli128(r, "max", rep->max_milli);
+	bm_rec_milli128(r, "mean", rep->mean_milli);
+	bm_rec_milli128(r, "stddev", rep->stddev_milli);
 	bm_rec_u64(r, "cv_ppm", rep->cv_ppm);
-	bm_rec_milli128(r, "ci95", rep->ci95_m);
+	bm_rec_milli128(r, "ci95", rep->ci95_milli);
 	bm_rec_obj_begin(r, "bound_ppm"); /* 0 = exact nearest-rank answer */
 	for (int k = 0; k < 4; k++)
 		bm_rec_u64(r, qk[k], q[k]->bound_ppm);
 	bm_rec_obj_end(r);
 	bm_rec_obj_begin(r, "tukey");
-	bm_rec_milli128(r, "lo", rep->fence_lo_m);
-	bm_rec_milli128(r, "hi", rep->fence_hi_m);
+	bm_rec_milli128(r, "lo", rep->fence_lo_milli);
+	bm_rec_milli128(r, "hi", rep->fence_hi_milli);
 	bm_rec_u64(r, "out_lo", rep->outliers_lo);
 	bm_rec_u64(r, "out_hi", rep->outliers_hi);
-	bm_rec_milli128(r, "mean", rep->fmean_m);
+	bm_rec_milli128(r, "mean", rep->filtered_mean_milli);
 	bm_rec_obj_end(r);
 	bm_rec_obj_begin(r, "flags");
 	bm_rec_bool(r, "coarsened", (rep->flags & BM_STATS_F_COARSENED) != 0);

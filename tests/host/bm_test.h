@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bm/wide.h"
+
 extern int bm_test_failures;  /* checks failed in the current test */
 
 #define BM_CHECK(cond)                                                                    \
@@ -23,6 +25,19 @@ extern int bm_test_failures;  /* checks failed in the current test */
 		if (a_ != b_) {                                                           \
 			printf("  %s:%d: %s == %s: %" PRIu64 " != %" PRIu64 "\n", __FILE__,  \
 			       __LINE__, #a, #b, a_, b_);                                 \
+			bm_test_failures++;                                               \
+		}                                                                         \
+	} while (0)
+
+/* A 128-bit figure (struct bm_u128) equals the integer b (up to unsigned __int128). */
+#define BM_CHECK_EQ_U128(a, b)                                                            \
+	do {                                                                              \
+		struct bm_u128 a_ = (a);                                                  \
+		unsigned __int128 b_ = (b);                                               \
+		if (((unsigned __int128)a_.hi << 64 | a_.lo) != b_) {                     \
+			printf("  %s:%d: %s == %s: 0x%016" PRIx64 "%016" PRIx64                \
+			       " != 0x%016" PRIx64 "%016" PRIx64 "\n", __FILE__, __LINE__, #a, #b, \
+			       a_.hi, a_.lo, (uint64_t)(b_ >> 64), (uint64_t)b_);          \
 			bm_test_failures++;                                               \
 		}                                                                         \
 	} while (0)

@@ -192,12 +192,30 @@ static void fmt_u128_and_milli128(void)
 	BM_CHECK_STR(b, "100000000000000000000");
 	/* (2^64-1) thousandths x 1000: the largest sample value, exact. */
 	struct bm_u128 m = bm_u128_mul64(UINT64_MAX, 1000);
-	bm_fmt_milli128(b, m);
+	bm_fmt_milli128(b, m, 3);
 	BM_CHECK_STR(b, "18446744073709551615.000");
-	bm_fmt_milli128(b, bm_u128_from64(1500));
+	bm_fmt_milli128(b, bm_u128_from64(1500), 3);
 	BM_CHECK_STR(b, "1.500");
-	bm_fmt_milli128(b, bm_u128_from64(7));
+	bm_fmt_milli128(b, bm_u128_from64(7), 3);
 	BM_CHECK_STR(b, "0.007");
+	/* Fewer digits: rounded half up at the printed precision, past 2^64 thousandths as below. */
+	bm_fmt_milli128(b, bm_u128_from64(1500), 0);
+	BM_CHECK_STR(b, "2");
+	bm_fmt_milli128(b, bm_u128_from64(1449), 1);
+	BM_CHECK_STR(b, "1.4");
+	m = bm_u128_mul64(UINT64_MAX, 1000);
+	bm_u128_add64(&m, 995); /* 18446744073709551615.995 */
+	bm_fmt_milli128(b, m, 2);
+	BM_CHECK_STR(b, "18446744073709551616.00");
+	bm_fmt_milli128(b, m, 1);
+	BM_CHECK_STR(b, "18446744073709551616.0");
+	bm_fmt_milli128(b, m, 0);
+	BM_CHECK_STR(b, "18446744073709551616");
+	m.lo -= 500; /* ...615.495 */
+	bm_fmt_milli128(b, m, 2);
+	BM_CHECK_STR(b, "18446744073709551615.50");
+	bm_fmt_milli128(b, m, 0);
+	BM_CHECK_STR(b, "18446744073709551615");
 }
 
 /* Arrays nest and take commas like objects; 128-bit keys print exactly. */

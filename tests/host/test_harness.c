@@ -204,12 +204,12 @@ static void calibration_and_exact_figures(void)
 	/* 100 cycles per iteration: doubling stops at the first batch >= 2000 cycles. */
 	BM_CHECK_EQ_U64(res.iters, 32);
 	BM_CHECK_EQ_U64(res.rep.n, 100);
-	BM_CHECK_EQ_U64(res.rep.min_milli, 100000);
-	BM_CHECK_EQ_U64(res.rep.p50.value_milli, 100000);
-	BM_CHECK_EQ_U64(res.rep.p99.value_milli, 100000);
-	BM_CHECK_EQ_U64(res.rep.max_milli, 100000);
-	BM_CHECK_EQ_U64(res.rep.mean_milli, 100000);
-	BM_CHECK_EQ_U64(res.instret_milli, 50000);
+	BM_CHECK_EQ_U128(res.rep.min_milli, 100000);
+	BM_CHECK_EQ_U128(res.rep.p50.value_milli, 100000);
+	BM_CHECK_EQ_U128(res.rep.p99.value_milli, 100000);
+	BM_CHECK_EQ_U128(res.rep.max_milli, 100000);
+	BM_CHECK_EQ_U128(res.rep.mean_milli, 100000);
+	BM_CHECK_EQ_U128(res.instret_milli, 50000);
 	BM_CHECK_EQ_U64(res.below_overhead, 0);
 	BM_CHECK(!res.short_interval); /* 3205 measured vs 100 x 5 */
 	BM_CHECK(res.warmup_settled);
@@ -233,10 +233,10 @@ static void counters_wrap(void)
 	BM_CHECK(!wrap_pending);
 	BM_CHECK(fake_cycles < 1000000); /* it did wrap, and went on past it */
 	BM_CHECK_EQ_U64(res.iters, 32);
-	BM_CHECK_EQ_U64(res.rep.min_milli, 100000);
-	BM_CHECK_EQ_U64(res.rep.max_milli, 100000);
-	BM_CHECK_EQ_U64(res.rep.mean_milli, 100000);
-	BM_CHECK_EQ_U64(res.instret_milli, 50000);
+	BM_CHECK_EQ_U128(res.rep.min_milli, 100000);
+	BM_CHECK_EQ_U128(res.rep.max_milli, 100000);
+	BM_CHECK_EQ_U128(res.rep.mean_milli, 100000);
+	BM_CHECK_EQ_U128(res.instret_milli, 50000);
 	BM_CHECK_EQ_U64(res.below_overhead, 0);
 }
 
@@ -287,7 +287,7 @@ static void faults_are_reported(void)
 	BM_CHECK_EQ_U64(res.p50_ns_milli, 0);
 	run_named("work100", &cfg, &res);
 	BM_CHECK(res.ok);
-	BM_CHECK_EQ_U64(res.rep.min_milli, 100000);
+	BM_CHECK_EQ_U128(res.rep.min_milli, 100000);
 	{ /* (against a clock estimated first, as bm_run has it) */
 		struct bm_overhead oh;
 		struct bm_clock clk = {0};
@@ -333,8 +333,8 @@ static void empty_reports_zero(void)
 	struct bm_bench_result res;
 	run_named("empty_fake", &cfg, &res);
 	BM_CHECK(res.ok);
-	BM_CHECK_EQ_U64(res.rep.max_milli, 0);
-	BM_CHECK_EQ_U64(res.rep.p50.value_milli, 0);
+	BM_CHECK_EQ_U128(res.rep.max_milli, 0);
+	BM_CHECK_EQ_U128(res.rep.p50.value_milli, 0);
 	BM_CHECK_EQ_U64(res.iters, cfg.max_iters); /* never reaches the minimum: capped */
 	BM_CHECK(res.short_interval);                /* all of it is overhead */
 }
@@ -348,7 +348,7 @@ static void max_iters_respected(void)
 	struct bm_bench_result res;
 	run_named("single", &cfg, &res);
 	BM_CHECK_EQ_U64(res.iters, 1);
-	BM_CHECK_EQ_U64(res.rep.p50.value_milli, 7000);
+	BM_CHECK_EQ_U128(res.rep.p50.value_milli, 7000);
 }
 
 static void failures_report_no_numbers(void)

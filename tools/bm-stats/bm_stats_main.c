@@ -242,18 +242,16 @@ static int read_hists(FILE *f, const char *file, const char *only)
 
 /* ---- output ------------------------------------------------------------------------------- */
 
-/* raw / div in thousandths, exact (never saturated). */
-static void fmt_raw(char *b, uint64_t raw, uint64_t div)
+/* A figure in thousandths, every digit (never saturated). */
+static void fmt_m(char *b, struct bm_u128 milli)
 {
-	unsigned __int128 m = ((unsigned __int128)raw * 1000 + div / 2) / div;
-	struct bm_u128 v = {(uint64_t)m, (uint64_t)(m >> 64)};
-	bm_fmt_milli128(b, v);
+	bm_fmt_milli128(b, milli, 3);
 }
 
-static void print_q(const char *label, const struct bm_quantile *q, uint64_t div)
+static void print_q(const char *label, const struct bm_quantile *q)
 {
 	char b[BM_FMT_NUM_MAX];
-	fmt_raw(b, q->raw, div);
+	fmt_m(b, q->value_milli);
 	if (q->exact)
 		printf("  %-9s %s  (exact)\n", label, b);
 	else
@@ -264,30 +262,29 @@ static void print_q(const char *label, const struct bm_quantile *q, uint64_t div
 static void human(const char *name, const struct bm_stats_report *r, uint64_t runs)
 {
 	char a[BM_FMT_NUM_MAX], b[BM_FMT_NUM_MAX];
-	uint64_t div = r->div;
 	printf("%s: %llu samples", name, (unsigned long long)r->n);
 	if (runs > 1)
 		printf(" (%llu runs merged)", (unsigned long long)runs);
 	printf("\n");
-	fmt_raw(a, r->min_raw, div);
+	fmt_m(a, r->min_milli);
 	printf("  %-9s %s\n", "min", a);
-	print_q("p50", &r->p50, div);
-	print_q("p90", &r->p90, div);
-	print_q("p99", &r->p99, div);
-	print_q("p99.9", &r->p999, div);
-	fmt_raw(a, r->max_raw, div);
+	print_q("p50", &r->p50);
+	print_q("p90", &r->p90);
+	print_q("p99", &r->p99);
+	print_q("p99.9", &r->p999);
+	fmt_m(a, r->max_milli);
 	printf("  %-9s %s\n", "max", a);
-	bm_fmt_milli128(a, r->mean_m);
-	bm_fmt_milli128(b, r->ci95_m);
+	fmt_m(a, r->mean_milli);
+	fmt_m(b, r->ci95_milli);
 	printf("  %-9s %s +- %s (95%% CI)\n", "mean", a, b);
-	bm_fmt_milli128(a, r->stddev_m);
+	fmt_m(a, r->stddev_milli);
 	printf("  %-9s %s (cv %llu.%04llu%%)\n", "stddev", a, (unsigned long long)(r->cv_ppm / 10000),
 	       (unsigned long long)(r->cv_ppm % 10000));
-	bm_fmt_milli128(a, r->fence_lo_m);
-	bm_fmt_milli128(b, r->fence_hi_m);
+	fmt_m(a, r->fence_lo_milli);
+	fmt_m(b, r->fence_hi_milli);
 	printf("  %-9s fences [%s, %s]: %llu below, %llu above", "tukey", a, b,
 	       (unsigned long long)r->outliers_lo, (unsigned long long)r->outliers_hi);
-	bm_fmt_milli128(a, r->fmean_m);
+	fmt_m(a, r->filtered_mean_milli);
 	printf("; mean inside %s%s\n", a, r->filtered_mean_exact ? "" : " (approx.)");
 	if (r->flags & BM_STATS_F_COARSENED)
 		printf("  note: some samples lie far below the largest (or N > %llu): held at reduced\n"

@@ -57,7 +57,7 @@ struct bm_bench_result {
 	int warmup_settled;         /* rolling CV reached the threshold (else hit the cap) */
 	uint32_t below_overhead;    /* batches that measured less than the overhead (counted as 0) */
 	int short_interval;         /* median batch under BM_SHORT_INTERVAL_FACTOR x the read overhead */
-	uint64_t instret_milli;     /* mean instructions per iteration x1000 (0 if not counted) */
+	struct bm_u128 instret_milli; /* mean instructions per iteration x1000 (0 if not counted) */
 	struct bm_u128 instret_sum; /* instructions over all samples, overhead subtracted */
 	uint32_t samples;           /* timed batches taken */
 	uint64_t ops_per_s;         /* iterations per second at the median (0 if unknown) */
@@ -65,6 +65,8 @@ struct bm_bench_result {
 	uint64_t mean_ns_milli;
 	uint64_t cycle_hz;          /* the clock estimate those were computed with (0: none) */
 	uint32_t core_per_tick_ppm;  /* core cycles per counter tick (0: the counter is the core clock) */
+	int core_cycles_known;      /* core_cycles_*: the median and mean in core cycles x1000 (a counter */
+	uint64_t core_cycles_p50_milli, core_cycles_mean_milli; /* that is not the core clock) */
 	uint32_t drift_ppm;         /* spread of the four quarters' fastest batches (machine speed drift) */
 	uint64_t body_cycles;       /* counter cycles inside the timed batches (all of them: calibration, warm-up, samples) */
 	uint64_t user_cycles;       /* ... in the benchmark's setup, verify and teardown (a fault or the
@@ -177,6 +179,10 @@ static inline const volatile uintptr_t *bm_guard_first_unlike(const volatile uin
 		p++;
 	return p;
 }
+/* The main stack's high-water mark over the whole run: bytes below the top that no longer hold
+ * the start-up's paint; *size is the stack's size (0, and 0 returned, when the runtime does not
+ * paint its stack, as a hosted one). */
+size_t bm_guard_stack_mark(size_t *size);
 /* The stack's high-water mark since the paint; *band_touched when the bottom band was used. */
 size_t bm_guard_stack_check(int *band_touched);
 /* Whether a fault's address or stack pointer says the stack ran past its bottom. */
@@ -201,6 +207,10 @@ struct bm_tally {
 	uint64_t run_cycles;  /* from bm_run's start (devices up) to the end record */
 	uint64_t body_cycles;
 	uint64_t user_cycles;
+	/* The parts fit in the run: not so when a benchmark wrote the cycle counter (the wrap
+	 * self-test does, in its setup), and then no share is printed rather than a made-up one. */
+	int shares_known;
+	size_t stack_used_bytes, stack_bytes; /* the main stack's high-water mark (0 0: not known) */
 };
 /* The cycle counter now (a serialised read; cold path). */
 uint64_t bm_cycles_now(void);
@@ -214,5 +224,16 @@ void bm_report_bench_begin(const struct bm_run_info *run, const struct bm_bench 
 void bm_report_bench_end(const struct bm_run_info *run, const struct bm_bench *b,
                          const struct bm_bench_result *res, const struct bm_stats *st);
 void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int status);
+
+/* The records themselves (bm_records.c). A result record is left open for the board's keys
+ * (bm_port_bench_end); the caller ends it. */
+void bm_record_meta(const struct bm_run_info *run, int hist);
+void bm_record_start(const struct bm_run_info *run, const struct bm_bench *b, unsigned index);
+struct bm_record;
+void bm_record_result_open(struct bm_record *r, const struct bm_run_info *run, const struct bm_bench *b,
+                           const struct bm_bench_result *res);
+void bm_record_hist(const struct bm_run_info *run, const struct bm_bench *b, const struct bm_bench_result *res,
+                    const struct bm_stats *st);
+void bm_record_end(const struct bm_run_info *run, const struct bm_tally *t, int status);
 
 #endif /* BM_HARNESS_INTERNAL_H */

@@ -26,9 +26,9 @@ size_t bm_fmt_u64(char *buf, uint64_t v);
 size_t bm_fmt_hex(char *buf, uint64_t v, unsigned digits);
 /* A value in thousandths as a decimal with `frac` (0..3) digits, rounded half up. */
 size_t bm_fmt_milli(char *buf, uint64_t milli, unsigned frac);
-/* The same for 128-bit values: every integer up to 2^128-1, and thousandths with 3 digits. */
+/* The same for 128-bit values: every integer up to 2^128-1, and thousandths. */
 size_t bm_fmt_u128(char *buf, struct bm_u128 v);
-size_t bm_fmt_milli128(char *buf, struct bm_u128 milli);
+size_t bm_fmt_milli128(char *buf, struct bm_u128 milli, unsigned frac);
 size_t bm_strlen(const char *s);
 
 /* Building short strings (meta-record facts) without libc: each writes at p, NUL-terminates,

@@ -223,7 +223,17 @@ struct bm_stack {
 };
 void bm_rt_stack(struct bm_stack *s);
 
-/* ==== Supplied by core to the ports ============================================================ */
+/* ==== Supplied by core to the ports ============================================================
+ * What arch and board code may use of the core, and nothing else (tests/host/port-contract checks
+ * every bm_/BM_ name in arch/ and boards/ against these headers):
+ *   - this header: the items below, and the board wrappers at its end (bm_port_timer());
+ *   - bm/out.h: console output and short strings without libc (bm_out_*, bm_fmt_*, bm_append_*),
+ *     for a trap handler's report and the facts of arch_info and board_facts;
+ *   - bm/record.h: the bm_rec_* writers, in a board's bench_end hook (its own keys);
+ *   - bm/wide.h: exact 64/128-bit arithmetic (bm_muldiv64, bm_u128_*);
+ *   - bm/harness.h: a hosted runtime's main() (bm_config_defaults, bm_run, bm_bench_next);
+ *   - void bm_crt_start(void) (core/crt/bm_crt.c): where a bare-metal start-up jumps, with a
+ *     stack and a trap vector; it initialises memory and runs the kit, and never returns. */
 
 /* A fault the arch's trap handler hands to core (see arch_init above). */
 enum bm_fault_kind {
@@ -282,7 +292,25 @@ static inline int bm_probe_fault(void)
  * fact that does not fit is dropped. For arch_info.facts and board facts built at run time. */
 void bm_kv_add(struct bm_kv *facts, unsigned cap, const char *key, const char *value);
 
-/* ==== How core calls the port (NULL-safe, cold path) ========================================= */
+/* ==== How core calls the board (NULL-safe, cold path) ======================================
+ * Core reaches the board's devices only through these, so each device has one rule for whether
+ * it is there: a console that can write (putc), a timer that reads and has a rate (read and hz,
+ * after its init), an alarm that arms and disarms and whose init (if any) succeeded. Optional
+ * hooks are called only when set. bm_run brings them up in this order: board, console, (the
+ * first console line), timer, arch, alarm. */
+
+static inline void bm_port_board_init(void)
+{
+	if (board_desc.init)
+		board_desc.init();
+}
+
+static inline void bm_port_console_init(void)
+{
+	struct bm_console *con = board_desc.console;
+	if (con && con->init)
+		con->init(con);
+}
 
 static inline void bm_port_putc(char c)
 {
@@ -301,9 +329,28 @@ static inline void bm_port_write(const char *s, size_t n)
 			bm_port_putc(*s++);
 }
 
-/* The watchdog's alarm when the board has one that works (core sets it after the alarm's init). */
-extern struct bm_alarm *bm_port_alarm;
+/* 1: the console is a serial line ('\n' goes out as "\r\n"); 0: a file or a pipe (lf_only). */
+static inline int bm_port_console_crlf(void)
+{
+	struct bm_console *con = board_desc.console;
+	return con && !con->lf_only;
+}
 
+/* For the header and the meta record ("none" without a console). */
+static inline const char *bm_port_console_name(void)
+{
+	struct bm_console *con = board_desc.console;
+	return con && con->name ? con->name : "none";
+}
+
+static inline void bm_port_timer_init(void)
+{
+	struct bm_timer *t = board_desc.timer;
+	if (t && t->init)
+		t->init(t);
+}
+
+/* The timer, when the board has one that works (else NULL: no ns figures, no clock). */
 static inline struct bm_timer *bm_port_timer(void)
 {
 	struct bm_timer *t = board_desc.timer;
@@ -315,6 +362,11 @@ static inline uint64_t bm_port_timer_read(void)
 	struct bm_timer *t = bm_port_timer();
 	return t ? t->read(t) : 0;
 }
+
+/* The watchdog's alarm when the board has one that works: set by bm_port_alarm_init (after
+ * arch_init), NULL before and without one. */
+extern struct bm_alarm *bm_port_alarm;
+void bm_port_alarm_init(void);
 
 static inline void bm_port_bench_begin(const char *name)
 {

@@ -76,38 +76,35 @@ struct bm_stats {
 #define BM_STATS_F_COARSENED       0x2u  /* report: some samples are held below full resolution */
 #define BM_STATS_F_BIN_SATURATED   0x4u  /* a histogram bin count hit 2^32-1 */
 
-/* One quantile answer. Values are divided by the report divisor and scaled by 1000. */
+/* One quantile answer. */
 struct bm_quantile {
-	uint64_t value_milli;     /* value / div, x1000, rounded to nearest (saturates: use raw) */
+	struct bm_u128 value_milli; /* value / div, x1000, rounded to nearest, exact */
 	uint64_t raw;             /* the undivided sample value (or bin representative) */
 	bool exact;               /* true: exactly the nearest-rank answer */
 	uint32_t bound_ppm;       /* worst-case relative value error in ppm; 0 when exact */
 };
 
-/* Everything a result record and the human table print for one state. Values that carry a
- * unit are the sample values divided by `div` (the inner repeat count), x1000 (milli-units).
- * The _milli figures saturate at UINT64_MAX (a value / div above ~1.8e16); the record writer
- * prints every figure from the exact 128-bit fields below, so a record never saturates. */
+/* Everything a result record and the human table print for one state, each figure once and
+ * exact. Values that carry a unit are the sample values divided by `div` (the inner repeat
+ * count), x1000 (milli-units), rounded to nearest: 128 bits, since the Tukey fences and ci95 can
+ * pass 2^64 and no figure is ever saturated. */
 struct bm_stats_report {
 	uint64_t n;
-	uint64_t min_milli, max_milli;
-	uint64_t mean_milli;
-	uint64_t stddev_milli;    /* sample standard deviation (n-1); 0 when n < 2 */
+	uint64_t div;             /* the divisor the figures were computed with (>= 1) */
+	struct bm_u128 min_milli, max_milli;
+	struct bm_u128 mean_milli;
+	struct bm_u128 stddev_milli; /* sample standard deviation (n-1); 0 when n < 2 */
 	uint64_t cv_ppm;          /* stddev / mean in ppm; 0 when mean is 0 */
-	uint64_t ci95_milli;      /* half-width of the 95% confidence interval of the mean */
+	struct bm_u128 ci95_milli;   /* half-width of the 95% confidence interval of the mean */
 	struct bm_quantile p50, p90, p99, p999;
 	/* Tukey fences (Q1 - 1.5 IQR, Q3 + 1.5 IQR) and the summary of samples inside them. */
-	uint64_t fence_lo_milli, fence_hi_milli;
+	struct bm_u128 fence_lo_milli, fence_hi_milli;
 	uint64_t outliers_lo, outliers_hi;
-	uint64_t filtered_mean_milli;
+	struct bm_u128 filtered_mean_milli;
 	uint64_t outliers_uncertain; /* samples in histogram bins that straddle a fence (0: counts exact) */
 	bool filtered_mean_exact; /* true: no outlier had to be estimated from a histogram bin */
 	uint8_t bins_per_octave;  /* resolution at the top of the histogram: 46, or 23 when wide */
 	uint32_t flags;           /* BM_STATS_F_* */
-	/* What bm_stats_record_fields prints, exact: the divisor and the raw extremes (quantiles
-	 * keep theirs in .raw), and the other figures in milli-units without saturation. */
-	uint64_t div, min_raw, max_raw;
-	struct bm_u128 mean_m, stddev_m, ci95_m, fence_lo_m, fence_hi_m, fmean_m;
 };
 
 struct bm_record;

@@ -2,7 +2,7 @@
 """Statistics footprint of a firmware image: the text and read-only data the linker kept from the
 statistics core (core/stats/*) and its wide-integer module (core/bm_wide.c), split into the part a
 timed sample can run (insert: bm_stats_insert.c, bm_stats_layout.c) and the part only the report
-runs (report: bm_stats_report.c, bm_stats_record.c, bm_wide.c), from the link map.
+runs (report: bm_stats_report.c, bm_stats_wide.c, bm_stats_record.c, bm_wide.c), from the link map.
 
   footprint.py MAP [--limit BYTES]
 
@@ -14,7 +14,8 @@ import sys
 
 PARTS = {
     "insert": ("core/stats/bm_stats_insert.c", "core/stats/bm_stats_layout.c"),
-    "report": ("core/stats/bm_stats_report.c", "core/stats/bm_stats_record.c", "core/bm_wide.c"),
+    "report": ("core/stats/bm_stats_report.c", "core/stats/bm_stats_wide.c", "core/stats/bm_stats_record.c",
+               "core/bm_wide.c"),
 }
 
 
