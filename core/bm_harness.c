@@ -384,7 +384,7 @@ out:
 
 /* The figures of a benchmark that passed, from the statistics state. Called once its measuring
  * frame (recovery point, warm-up window) is gone: the statistics report is the deepest call chain
- * of a run, and on a 16 KiB board the two together were a fifth of its stack. */
+ * of a run, and on a 16 KiB board the two together would be a fifth of its stack. */
 static void summarize(const struct bm_overhead *oh, const struct bm_clock *clk, const struct bm_stats *st,
                       struct bm_bench_result *res)
 {

@@ -69,7 +69,7 @@ static void put_digits(char *end, uint32_t w, unsigned n)
 size_t bm_fmt_u64(char *buf, uint64_t v)
 {
 	/* Nine digits split off at a time while v needs 64 bits (at most twice): on a 32-bit core a
-	 * 64-bit division is a libgcc call, and one per digit was most of what a record cost. Then
+	 * 64-bit division is a libgcc call, and one per digit would be most of what a record costs. Then
 	 * the digit count, and every digit written in its place (no reversal). */
 	uint32_t group[2];
 	unsigned g = 0, n = 1;
@@ -188,8 +188,8 @@ void bm_out_hex(uint64_t v, unsigned digits)
 	bm_out_str(b);
 }
 
-/* n spaces, up to 16 per console write (a table line pads ~100 columns: a byte per call was a
- * status poll per space). */
+/* n spaces, up to 16 per console write (a table line pads ~100 columns: a byte per call would be
+ * a status poll per space). */
 static void out_spaces(size_t n)
 {
 	static const char spaces[16] = "                ";

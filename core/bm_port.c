@@ -14,7 +14,7 @@ void bm_board_exit(int status)
 	const struct bm_exit *e = board_desc.exit;
 	/* 5 ms of the board's timer first: an emulator whose exit device ends it at once drops the
 	 * console output that a host reading it through a pseudo-terminal (QEMU -serial pty, bm
-	 * capture --port) has not taken yet, which was the end record now and then. */
+	 * capture --port) has not taken yet: often the end record. */
 	struct bm_timer *t = bm_port_timer();
 	if (e && e->exit && t) {
 		/* (a timer not started yet, as before bm_run's init of it, reads the same value: after

@@ -23,7 +23,7 @@ static void put(struct bm_record *r, char c)
 }
 
 /* The CRC and the fill level in locals: a char store may alias any field of *r, so through r
- * they were reloaded and stored for every byte. */
+ * they would be reloaded and stored for every byte. */
 static void put_raw(struct bm_record *r, const char *s)
 {
 	uint32_t crc = r->crc;

@@ -106,7 +106,7 @@ static int each_free(int (*f)(volatile uint8_t *p, size_t n))
 }
 
 /* Byte by byte up to a word boundary, then by words (the scratch is sealed and checked around
- * every benchmark: a byte loop over 8 KiB was ~2% of a default run's instructions). */
+ * every benchmark: a byte loop over 8 KiB would be ~2% of a default run's instructions). */
 typedef uintptr_t word;
 #define PATTERN_WORD ((word)0x0101010101010101ull * PATTERN)
 

@@ -160,7 +160,7 @@ __attribute__((noinline)) static void add_rest(struct bm_stats *s, uint64_t v)
 BM_NO_LIBCALLS void bm_stats_init(struct bm_stats *s)
 {
 	/* By 64-bit words (the state is 8-byte aligned and sized; may_alias: it has other members):
-	 * once per benchmark, a byte loop was 8,000 instructions of it. */
+	 * once per benchmark, a byte loop would be 8,000 instructions. */
 	typedef uint64_t __attribute__((may_alias)) word;
 	_Static_assert(sizeof *s % sizeof(word) == 0, "bm_stats is zeroed by words");
 	word *z = (word *)s;

@@ -103,7 +103,7 @@ static unsigned bins_end(const struct bm_stats *s)
 }
 
 /* The histogram bins that ascending ranks fall in, in one walk over the bins (a report asks for
- * six quantiles; a walk each was most of the report's time), from the top down: the histogram is
+ * six quantiles; a walk each would be most of the report's time), from the top down: the histogram is
  * anchored at its top, so a run's samples sit in its last octaves and the walk ends early. Ranks
  * past the histogram (in the tail) take no walk; quantile_at reads them from the tail. */
 static void bins_of_ranks(const struct bm_stats *s, const uint64_t *rank, unsigned k, unsigned *bin)

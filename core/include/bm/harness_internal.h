@@ -22,7 +22,7 @@ struct bm_overhead {
 /* Cycle counter frequency, estimated against the board timer over the run itself: each
  * benchmark's measuring (calibration to its last sample, after its setup) is a window opened and
  * closed on timer tick edges, and the estimate is the cycles over the ticks of all windows so
- * far. It costs no spin of its own (a fixed 10 ms spin was 10% of a deterministic run's
+ * far. It costs no spin of its own (a 10 ms spin would be a tenth of a deterministic run's
  * instructions), its error (under one tick per window) shrinks as the run goes on, and a
  * benchmark that writes the counter in its setup (the wrap self-test does) cannot spoil it. */
 struct bm_clock {
