@@ -34,7 +34,7 @@ int host_selected(const char *name, void *opt);
 const char *host_perf_open(void);
 void host_bench_begin(const char *name);
 void host_bench_end(const char *name, struct bm_record *r);
-/* The per-benchmark accounting table of the run just ended (then forgets it). */
+/* The per-benchmark accounting table of the run just ended, on the console (then forgets it). */
 void host_print_accounting(int print);
 
 #endif

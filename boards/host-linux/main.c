@@ -87,7 +87,6 @@ int main(int argc, char **argv)
 	int worst = 0;
 	for (uint32_t r = 0; r < opt.repetitions; r++) {
 		int st = bm_run(&cfg);
-		host_console_flush();
 		host_print_accounting((cfg.format & BM_FORMAT_TABLE) != 0);
 		if (st > worst)
 			worst = st;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "bm/out.h"
 #include "bm/record.h"
 #include "host.h"
 /* ---- perf_event_open counters, read per benchmark outside the timed region ---- */
@@ -181,25 +183,40 @@ void host_bench_end(const char *name, struct bm_record *r)
 		}
 }
 
+/* One number or label of the table, through the kit's console like the records before it, so all
+ * of stdout goes through one buffer, in order. 320 bytes hold any double as %.1f. */
+static void out_fmt(const char *fmt, ...)
+{
+	char buf[320];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	bm_out_mem(buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
 void host_print_accounting(int print)
 {
 	window_close();
 	if (print && n_acct) {
-		printf("\nhost: per benchmark, whole run (calibration, warm-up, samples, reporting); getrusage CPU time\n");
-		printf("%-22s %10s %10s %10s", "benchmark", "wall_ms", "user_ms", "sys_ms");
+		bm_out_str("\nhost: per benchmark, whole run (calibration, warm-up, samples, reporting); getrusage CPU time\n");
+		bm_out_padded("benchmark", 22, 0);
+		out_fmt(" %10s %10s %10s", "wall_ms", "user_ms", "sys_ms");
 		for (unsigned i = 0; i < N_PERF; i++)
 			if (perf_fd[i] >= 0)
-				printf(" %14s", perf_defs[i].name);
-		printf("\n");
+				out_fmt(" %14s", perf_defs[i].name);
+		bm_out_str("\n");
 		for (unsigned k = 0; k < n_acct; k++) {
 			const struct acct *a = &accts[k];
-			printf("%-22s %10.1f %10.1f %10.1f", a->name, a->wall_ms, a->user_ms, a->sys_ms);
+			bm_out_padded(a->name, 22, 0);
+			out_fmt(" %10.1f", a->wall_ms);
+			out_fmt(" %10.1f", a->user_ms);
+			out_fmt(" %10.1f", a->sys_ms);
 			for (unsigned i = 0; i < N_PERF; i++)
 				if (perf_fd[i] >= 0)
-					printf(" %14llu", (unsigned long long)a->perf[i]);
-			printf("\n");
+					out_fmt(" %14llu", (unsigned long long)a->perf[i]);
+			bm_out_str("\n");
 		}
-		fflush(stdout);
 	}
 	n_acct = 0;
 }
