@@ -7,7 +7,7 @@ set(BM_HOSTED ON)
 # can run at half speed, so where each benchmark's loop happened to land decided its figures
 # build by build (they are in the meta record's cflags).
 set(BM_CPU_FLAGS -falign-functions=64 -falign-loops=64)
-set(BM_BOARD_SOURCES board.c cli.c perf.c main.c)
+set(BM_BOARD_SOURCES board.c)
 set(BM_BOARD_LIBS m)
 # The runner starts the program itself and takes its exit status as the guest's.
 set(BM_QEMU @ELF@)
