@@ -1,7 +1,12 @@
 # Hosted x86_64 (a Linux process): the TSC read from user space around timed regions, fatal
 # signals as traps. Built with the system compiler and libc; no toolchain file, no start-up.
 set(BM_HOSTED_ARCH ON)
-set(BM_ARCH_SOURCES ${CMAKE_CURRENT_LIST_DIR}/arch.c ${CMAKE_CURRENT_LIST_DIR}/../hosted/traps.c)
+# The CPU part here; arch/hosted is what every hosted arch shares: traps and watchdog, and the
+# process's runtime (main, command line, OS accounting, the stack for core).
+set(BM_ARCH_SOURCES ${CMAKE_CURRENT_LIST_DIR}/arch.c)
+foreach(f traps main cli perf stack)
+  list(APPEND BM_ARCH_SOURCES ${CMAKE_CURRENT_LIST_DIR}/../hosted/${f}.c)
+endforeach()
 set(BM_ARCH_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/include ${CMAKE_CURRENT_LIST_DIR}/../hosted/include)
 set(BM_ARCH_FLAGS -D_GNU_SOURCE)
 set(BM_ARCH_LINK_FLAGS)

@@ -1,9 +1,11 @@
-/* Between a hosted arch's CPU part (arch/host-<cpu>) and the code hosted arches share
- * (arch/hosted): signals as traps, and an interval timer as the watchdog. */
+/* The hosted arches (a Linux process): between a CPU part (arch/host-<cpu>), the code they share
+ * (arch/hosted: signals as traps, an interval timer as the watchdog, and the process's runtime:
+ * main, the command line, per-benchmark OS accounting), and a hosted board (boards/host-linux). */
 #ifndef ARCH_HOSTED_H
 #define ARCH_HOSTED_H
 
 #include <stdint.h>
+#include <time.h>
 
 #include "bm/port.h"
 
@@ -14,5 +16,23 @@ uint64_t arch_host_signal_sp(void *ucontext);
 extern struct bm_alarm arch_host_alarm;
 /* Installs the fatal-signal handlers (called by arch_init). */
 void arch_host_install_traps(void);
+
+/* The process's clock, in ns: a hosted board's timer, and what the runtime measures a benchmark's
+ * wall time and the timer's resolution and read cost with. Inline, so a timer read is one
+ * clock_gettime call. */
+#define ARCH_HOST_CLOCK CLOCK_MONOTONIC_RAW
+static inline uint64_t arch_host_clock_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(ARCH_HOST_CLOCK, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* For a hosted board's board_desc: facts about the OS, gathered by main() before the run
+ * (.facts), and the per-benchmark OS accounting (.bench_begin, .bench_end: getrusage and
+ * perf_event_open counts, read outside the timed region, added to each result record). */
+extern struct bm_kv arch_host_facts[];
+void arch_host_bench_begin(const char *name);
+void arch_host_bench_end(const char *name, struct bm_record *r);
 
 #endif

@@ -1,4 +1,4 @@
-/* host-linux command line: every option validated, a bad one named in the error. */
+/* The hosted runtime's command line: every option validated, a bad one named in the error. */
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bm/harness.h"
-#include "host.h"
+#include "runtime.h"
 
 static void usage(FILE *f)
 {
@@ -52,13 +52,13 @@ static uint32_t parse_u32(const char *optname, const char *s, uint32_t lo, uint3
 	return (uint32_t)v;
 }
 
-int host_selected(const char *name, void *ctx)
+int arch_host_selected(const char *name, void *ctx)
 {
-	const struct host_options *opt = ctx;
+	const struct arch_host_options *opt = ctx;
 	return !opt->has_filter || regexec(&opt->filter, name, 0, 0, 0) == 0;
 }
 
-void host_parse_args(int argc, char **argv, struct host_options *opt)
+void arch_host_parse_args(int argc, char **argv, struct arch_host_options *opt)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];

@@ -1,10 +1,11 @@
-/* host-linux per-benchmark accounting, outside the timed region: getrusage CPU time and
+/* The hosted runtime's per-benchmark accounting, outside the timed region: getrusage CPU time and
  * perf_event_open counts (user space only) read when a benchmark starts and ends (the board's
  * bench hooks), the differences added to its result record and printed as a table after the
  * run. What the kernel does not allow is said once, and the run continues without it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "arch/hosted.h"
+#include "bm/out.h"
 #include "bm/record.h"
-#include "host.h"
+#include "runtime.h"
+
 /* ---- perf_event_open counters, read per benchmark outside the timed region ---- */
 
 struct perf_def {
@@ -50,8 +54,8 @@ static int read_paranoid(void)
 	return n > 0 ? atoi(b) : -99;
 }
 
-/* Opens what it can; one line says what is missing and why, and the run continues. */
-static void perf_open_all(int quiet)
+/* Opens what it can; one line on stderr says what is missing and why, and the run continues. */
+const char *arch_host_perf_open(void)
 {
 	unsigned ok = 0, hw_fail = 0;
 	int first_errno = 0;
@@ -84,13 +88,12 @@ static void perf_open_all(int quiet)
 		                          : "perf_event_open failed";
 		snprintf(perf_status, sizeof perf_status, "%u of %u counters; hardware ones %s (%s: %s; paranoid=%d)",
 		         ok, (unsigned)N_PERF, why, first_name, strerror(first_errno), par);
-		if (!quiet) {
-			fprintf(stderr, "host-linux: notice: hardware counters unavailable: %s; continuing without them\n",
-			        perf_status);
-		}
+		fprintf(stderr, BM_BOARD_NAME ": notice: hardware counters unavailable: %s; continuing without them\n",
+		        perf_status);
 	} else {
 		snprintf(perf_status, sizeof perf_status, "all %u counters (user space only)", (unsigned)N_PERF);
 	}
+	return perf_status;
 }
 
 static void perf_read_all(uint64_t *v)
@@ -100,13 +103,6 @@ static void perf_read_all(uint64_t *v)
 		if (perf_fd[i] >= 0 && read(perf_fd[i], &v[i], sizeof v[i]) != (ssize_t)sizeof v[i])
 			v[i] = 0;
 	}
-}
-
-
-const char *host_perf_open(void)
-{
-	perf_open_all(0);
-	return perf_status;
 }
 
 struct acct {
@@ -148,23 +144,23 @@ static struct acct *window_close(void)
 	a->name = window.name;
 	a->user_ms = tv_ms(window.ru.ru_utime, ru.ru_utime);
 	a->sys_ms = tv_ms(window.ru.ru_stime, ru.ru_stime);
-	a->wall_ms = (double)(host_clock_ns() - window.wall_ns) / 1e6;
+	a->wall_ms = (double)(arch_host_clock_ns() - window.wall_ns) / 1e6;
 	for (unsigned i = 0; i < N_PERF; i++)
 		a->perf[i] = p[i] - window.perf[i];
 	window.name = 0;
 	return a;
 }
 
-void host_bench_begin(const char *name)
+void arch_host_bench_begin(const char *name)
 {
 	window.name = name;
 	getrusage(RUSAGE_SELF, &window.ru);
 	perf_read_all(window.perf);
-	window.wall_ns = host_clock_ns();
+	window.wall_ns = arch_host_clock_ns();
 }
 
 /* Times in the record are ms with 3 decimals (i.e. microsecond resolution). */
-void host_bench_end(const char *name, struct bm_record *r)
+void arch_host_bench_end(const char *name, struct bm_record *r)
 {
 	(void)name;
 	const struct acct *a = window_close();
@@ -181,25 +177,40 @@ void host_bench_end(const char *name, struct bm_record *r)
 		}
 }
 
-void host_print_accounting(int print)
+/* One number or label of the table, through the kit's console like the records before it, so all
+ * of stdout goes through one buffer, in order. 320 bytes hold any double as %.1f. */
+static void out_fmt(const char *fmt, ...)
+{
+	char buf[320];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	bm_out_mem(buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+void arch_host_print_accounting(int print)
 {
 	window_close();
 	if (print && n_acct) {
-		printf("\nhost: per benchmark, whole run (calibration, warm-up, samples, reporting); getrusage CPU time\n");
-		printf("%-22s %10s %10s %10s", "benchmark", "wall_ms", "user_ms", "sys_ms");
+		bm_out_str("\nhost: per benchmark, whole run (calibration, warm-up, samples, reporting); getrusage CPU time\n");
+		bm_out_padded("benchmark", 22, 0);
+		out_fmt(" %10s %10s %10s", "wall_ms", "user_ms", "sys_ms");
 		for (unsigned i = 0; i < N_PERF; i++)
 			if (perf_fd[i] >= 0)
-				printf(" %14s", perf_defs[i].name);
-		printf("\n");
+				out_fmt(" %14s", perf_defs[i].name);
+		bm_out_str("\n");
 		for (unsigned k = 0; k < n_acct; k++) {
 			const struct acct *a = &accts[k];
-			printf("%-22s %10.1f %10.1f %10.1f", a->name, a->wall_ms, a->user_ms, a->sys_ms);
+			bm_out_padded(a->name, 22, 0);
+			out_fmt(" %10.1f", a->wall_ms);
+			out_fmt(" %10.1f", a->user_ms);
+			out_fmt(" %10.1f", a->sys_ms);
 			for (unsigned i = 0; i < N_PERF; i++)
 				if (perf_fd[i] >= 0)
-					printf(" %14llu", (unsigned long long)a->perf[i]);
-			printf("\n");
+					out_fmt(" %14llu", (unsigned long long)a->perf[i]);
+			bm_out_str("\n");
 		}
-		fflush(stdout);
 	}
 	n_acct = 0;
 }

@@ -1,0 +1,31 @@
+/* Between the hosted runtime's parts: the command line (cli.c), per-benchmark OS accounting and
+ * perf counters (perf.c), and main.c. What a hosted board uses of them is in arch/hosted.h. */
+#ifndef ARCH_HOSTED_RUNTIME_H
+#define ARCH_HOSTED_RUNTIME_H
+
+#include <regex.h>
+#include <stdint.h>
+
+/* ---- cli.c ---- */
+/* Seconds the timed samples of a benchmark last together unless --min-time says otherwise. */
+#define ARCH_HOST_DEFAULT_MIN_TIME_S 0.25
+
+struct arch_host_options {
+	regex_t filter;
+	int has_filter;
+	int list, format_set, cpu, no_hist;
+	uint32_t repetitions, samples, format;
+	double min_time_s;
+};
+/* Parses argv; on bad input prints why (naming the option) and exits with BM_EXIT_CONFIG. */
+void arch_host_parse_args(int argc, char **argv, struct arch_host_options *opt);
+/* bm_config.select: the --filter regex (every benchmark without one). */
+int arch_host_selected(const char *name, void *opt);
+
+/* ---- perf.c ---- */
+/* Opens what perf_event_open allows; returns a one-line status for the board facts. */
+const char *arch_host_perf_open(void);
+/* The per-benchmark accounting table of the run just ended, on the console (then forgets it). */
+void arch_host_print_accounting(int print);
+
+#endif
