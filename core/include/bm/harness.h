@@ -1,7 +1,7 @@
 /* The harness: runs every selected benchmark with warm-up, calibration of the inner repeat
  * count, overhead subtraction and verification, and reports each one as a table row and
- * records. bm_run() is the whole kit; a bare-metal start-up calls bm_main(), a hosted board's
- * main() calls bm_run() with its own configuration. */
+ * records. bm_run() is the whole kit; a bare-metal start-up calls bm_main(), the hosted arch's
+ * main() (arch/hosted/main.c) calls bm_run() with its own configuration. */
 #ifndef BM_HARNESS_H
 #define BM_HARNESS_H
 

@@ -206,7 +206,8 @@ struct bm_board {
 extern const struct bm_board board_desc;
 
 /* ==== Supplied by the C runtime ===============================================================
- * core/crt/bm_crt.c on bare metal; the hosted board otherwise. */
+ * core/crt/bm_crt.c on bare metal; on a hosted arch, arch/hosted (stack.c: bm_rt_stack) and
+ * core/libc/hosted.c (bm_libc_name). */
 
 /** The C library's name and version for the meta record (core/libc/<libc>.c). */
 extern const char bm_libc_name[];
