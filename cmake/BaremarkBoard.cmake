@@ -6,7 +6,9 @@ include_guard(GLOBAL)
 # Variables a board.cmake may set (boards/template/board.cmake documents each one)...
 set(_BM_BOARD_VARS BM_ARCH BM_CPU_FLAGS BM_BOARD_SOURCES BM_BOARD_LIBS BM_BOARD_DEFINES BM_HOSTED
     BM_LIBC_DEFAULT BM_QEMU BM_QEMU_VARIANTS BM_EXIT_MAP BM_FLASH BM_POST_BUILD BM_TEST_BAD_ADDRESS
-    BM_TEST_FLASH_WRITE BM_SUITE_SMALL BM_SELECT_DEFAULT BM_REQUIRE_RAM_FREE CACHE INTERNAL "")
+    BM_TEST_FLASH_WRITE BM_SUITE_SMALL BM_SELECT_DEFAULT BM_REQUIRE_RAM_FREE_BYTES CACHE INTERNAL "")
+# ...under an older name (old:new, read with a warning naming the new one)...
+set(_BM_BOARD_RENAMED BM_REQUIRE_RAM_FREE:BM_REQUIRE_RAM_FREE_BYTES CACHE INTERNAL "")
 # ...and its arch.cmake.
 set(_BM_ARCH_VARS BM_ARCH_SOURCES BM_ARCH_INCLUDE BM_ARCH_FLAGS BM_ARCH_LINK_FLAGS BM_HOSTED_ARCH
     BM_PICOLIBC_TRIPLE BM_QEMU_PACKAGE BM_CROSS BM_ICOUNT_COUNTS_INSNS CACHE INTERNAL "")
@@ -19,7 +21,8 @@ function(_bm_board_load board)
     return()
   endif()
   bm_find_board(${board} _dir)
-  foreach(_v ${_BM_BOARD_VARS} ${_BM_ARCH_VARS})
+  foreach(_v ${_BM_BOARD_VARS} ${_BM_ARCH_VARS} ${_BM_BOARD_RENAMED})
+    string(REGEX REPLACE ":.*" "" _v "${_v}")
     unset(${_v})
   endforeach()
   set(BM_BOARD_DIR ${_dir})
@@ -50,7 +53,7 @@ function(_bm_board_load board)
 endfunction()
 
 # What a board.cmake must hold, and its defaults; in the scope of _bm_board_load (a macro: it
-# sets the defaults there).
+# sets the defaults and the renamed variables there).
 macro(_bm_board_check dir)
   if(NOT BM_ARCH OR NOT EXISTS ${BAREMARK_DIR}/arch/${BM_ARCH}/arch.cmake)
     message(FATAL_ERROR "${dir}/board.cmake: BM_ARCH='${BM_ARCH}' is not a folder under arch/ (see boards/template/board.cmake)")
@@ -70,6 +73,17 @@ macro(_bm_board_check dir)
   if(NOT BM_LIBC_DEFAULT)
     set(BM_LIBC_DEFAULT picolibc)
   endif()
+  foreach(_r ${_BM_BOARD_RENAMED})
+    string(REPLACE ":" ";" _r "${_r}")
+    list(GET _r 0 _old)
+    list(GET _r 1 _new)
+    if(DEFINED ${_old})
+      message(WARNING "${dir}/board.cmake: ${_old} is now called ${_new} (the unit in its name): rename it there.")
+      if(NOT DEFINED ${_new})
+        set(${_new} "${${_old}}")
+      endif()
+    endif()
+  endforeach()
 endmacro()
 
 macro(_bm_get board var)
@@ -231,6 +245,6 @@ function(bm_runner out board)
   if(NOT BM_QEMU_PACKAGE)
     set(BM_QEMU_PACKAGE libc-bin) # a hosted board: the runner starts the program itself
   endif()
-  set(${out} ${BM_RUNNER} --exit-map ${BM_EXIT_MAP} --timeout ${BM_QEMU_TIMEOUT}
+  set(${out} ${BM_RUNNER} --exit-map ${BM_EXIT_MAP} --timeout ${BM_QEMU_TIMEOUT_S}
       --package ${BM_QEMU_PACKAGE} PARENT_SCOPE)
 endfunction()

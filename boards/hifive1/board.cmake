@@ -14,4 +14,4 @@ set(BM_SUITE_SMALL ON)
 # of 16, a third of what the kit leaves a user. Not in this board's default suite (-DBM_SELECT=^stats_
 # builds them).
 set(BM_SELECT_DEFAULT "^(?!stats_)")
-set(BM_REQUIRE_RAM_FREE 8192)
+set(BM_REQUIRE_RAM_FREE_BYTES 8192)

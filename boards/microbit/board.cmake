@@ -18,4 +18,4 @@ set(BM_FLASH openocd -f interface/cmsis-dap.cfg -f target/nrf51.cfg -c "program 
 set(BM_SUITE_SMALL ON)
 # Without the statistics self-benchmarks by default, as on hifive1 (-DBM_SELECT=^stats_ builds them).
 set(BM_SELECT_DEFAULT "^(?!stats_)")
-set(BM_REQUIRE_RAM_FREE 3072)
+set(BM_REQUIRE_RAM_FREE_BYTES 3072)
