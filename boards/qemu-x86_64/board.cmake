@@ -16,3 +16,6 @@ set(BM_QEMU_VARIANTS qemu64)
 set(BM_QEMU_qemu64 qemu-system-x86_64 -machine pc -cpu qemu64 -m 128M -bios qboot.rom -display none
     -serial stdio -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 -kernel @ELF@)
 set(BM_TEST_BAD_ADDRESS 0x100000000) # above the 4 GiB identity map: not present
+# Its row in README.md's board table and its configure preset (tools/gen-boards).
+set(BM_DESCRIPTION "x86_64 long mode (PVH entry), TSC")
+set(BM_RUNS_ON "`qemu-system-x86_64`")

@@ -13,3 +13,6 @@ set(BM_POST_BUILD ${CMAKE_COMMAND} -E copy @BIN@ @OUTDIR@/@NAME@.kernel8.img)
 set(BM_QEMU_VARIANTS kernel8)
 set(BM_QEMU_kernel8 qemu-system-aarch64 -machine raspi3b -nographic -semihosting -kernel @OUTDIR@/@NAME@.kernel8.img)
 set(BM_TEST_BAD_ADDRESS 0x80000000) # not in the board's memory map: unmapped by the MMU
+# Its row in README.md's board table and its configure preset (tools/gen-boards).
+set(BM_DESCRIPTION "Raspberry Pi 3 Model B (`kernel8.img` on an SD card)")
+set(BM_RUNS_ON "`qemu-system-aarch64 -machine raspi3b`, or the board")
