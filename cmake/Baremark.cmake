@@ -18,14 +18,13 @@
 # never be linked, so it would never run); benchmark names are letters, digits and _.
 #
 # For tests of your own beside an image (cmake/BaremarkBoard.cmake):
-#   baremark_board_property(<board> <VAR> <out-var>)  a variable of the board's board.cmake or arch.cmake
+#   baremark_board_property(<board> <VAR> <out-var>)    a variable of its board.cmake or arch.cmake
 #   bm_qemu_command(<out-var> <image> <board> [variant]) the QEMU line that boots the image
 #   bm_runner(<out-var> <board>)                        the runner (tools/bm run) for the board
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/BaremarkToolchain.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/BaremarkOptions.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/BaremarkBoard.cmake)
-
 
 # The module's constants are internal cache entries: global, so the functions below see them when
 # a user's project calls them from its own folder (normal variables are per folder).
