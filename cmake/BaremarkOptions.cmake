@@ -10,13 +10,27 @@ set(BM_FOR_HARDWARE OFF CACHE STRING "Build for the real board, not its QEMU mod
 set(BM_SAMPLES 1000 CACHE STRING "Timed batches per benchmark")
 set(BM_HIST ON CACHE STRING "A hist record (the whole distribution) after each ok result; OFF for slow links")
 set(BM_MIN_BATCH_CYCLES 2000 CACHE STRING "Calibration: a timed batch lasts at least this many cycles")
-set(BM_QEMU_TIMEOUT 120 CACHE STRING "Seconds a QEMU run may take before the runner kills it")
+set(BM_QEMU_TIMEOUT_S 120 CACHE STRING "Seconds a QEMU run may take before the runner kills it")
 set(BM_BENCH_TIMEOUT_MS 10000 CACHE STRING "Watchdog: a benchmark's time budget in ms, setup to teardown (0: none)")
 set(BM_LABEL "" CACHE STRING "A label for this build, printed in the meta record (e.g. gcc12-O2)")
 set(BM_SELECT "" CACHE STRING "Regular expression (Python re.search): the benchmarks an image contains (empty: all)")
 set(BM_BENCHMARK_DIRS "" CACHE STRING "Folders of your own benchmarks, searched recursively for .c files")
 set(BM_THIRD_PARTY_DIRS "" CACHE STRING "Folders of benchmark code you do not own: built without -Werror")
 set(BM_WARN_FLAGS "-Wall;-Wextra;-Werror" CACHE STRING "Warning flags for your own benchmark sources")
+# Renamed options (old:new; the unit is in the new name): an old one given still works, with a
+# warning naming the new one, and leaves the cache (given again, it is read again).
+foreach(_r BM_QEMU_TIMEOUT:BM_QEMU_TIMEOUT_S)
+  string(REPLACE ":" ";" _r "${_r}")
+  list(GET _r 0 _old)
+  list(GET _r 1 _new)
+  if(DEFINED ${_old})
+    message(WARNING "${_old} is now called ${_new} (the unit in its name): ${_new}=${${_old}} is used; "
+                    "use -D${_new}=... instead.")
+    set_property(CACHE ${_new} PROPERTY VALUE "${${_old}}")
+    unset(${_old} CACHE)
+    unset(${_old})
+  endif()
+endforeach()
 
 # Booleans: CMake's own truth values only, so "maybe" or "yes please" is refused, not read as OFF.
 foreach(_opt BM_QEMU_ICOUNT BM_FOR_HARDWARE BM_HIST)
@@ -32,7 +46,7 @@ if(NOT BM_OPT MATCHES "^-O([0-3sgz]|fast)?$")
   message(FATAL_ERROR "BM_OPT='${BM_OPT}' is not an optimisation flag: use -O0, -O1, -O2, -O3, -Os, -Oz, -Og or -Ofast "
                       "(other flags go in CMAKE_C_FLAGS).")
 endif()
-foreach(_opt BM_SAMPLES BM_MIN_BATCH_CYCLES BM_QEMU_TIMEOUT)
+foreach(_opt BM_SAMPLES BM_MIN_BATCH_CYCLES BM_QEMU_TIMEOUT_S)
   if(NOT ${_opt} MATCHES "^[1-9][0-9]*$")
     message(FATAL_ERROR "${_opt}='${${_opt}}' must be a positive whole number.")
   endif()
@@ -50,17 +64,17 @@ string(LENGTH "${BM_MIN_BATCH_CYCLES}" _len)
 if(_len GREATER 12 OR BM_MIN_BATCH_CYCLES GREATER 100000000000)
   message(FATAL_ERROR "BM_MIN_BATCH_CYCLES=${BM_MIN_BATCH_CYCLES} is too large (at most 100000000000).")
 endif()
-if(BM_QEMU_TIMEOUT GREATER 86400)
-  message(FATAL_ERROR "BM_QEMU_TIMEOUT=${BM_QEMU_TIMEOUT} is too large (at most 86400 s).")
+if(BM_QEMU_TIMEOUT_S GREATER 86400)
+  message(FATAL_ERROR "BM_QEMU_TIMEOUT_S=${BM_QEMU_TIMEOUT_S} is too large (at most 86400 s).")
 endif()
 # Every benchmark runs at least samples x (warm-up + samples) batches of min_batch_cycles; under
 # deterministic QEMU one cycle is one instruction, and QEMU runs a few hundred million per second.
-math(EXPR _bm_min_insns "${BM_SAMPLES} * ${BM_MIN_BATCH_CYCLES} / 1000000")
-math(EXPR _bm_budget "${BM_QEMU_TIMEOUT} * 100")
-if(_bm_min_insns GREATER _bm_budget)
+math(EXPR _bm_min_mcycles "${BM_SAMPLES} * ${BM_MIN_BATCH_CYCLES} / 1000000")
+math(EXPR _bm_budget_mcycles "${BM_QEMU_TIMEOUT_S} * 100")
+if(_bm_min_mcycles GREATER _bm_budget_mcycles)
   message(FATAL_ERROR "BM_SAMPLES=${BM_SAMPLES} x BM_MIN_BATCH_CYCLES=${BM_MIN_BATCH_CYCLES} is at least "
-                      "${_bm_min_insns} million cycles per benchmark, more than QEMU runs in BM_QEMU_TIMEOUT="
-                      "${BM_QEMU_TIMEOUT} s: lower one, or raise BM_QEMU_TIMEOUT.")
+                      "${_bm_min_mcycles} million cycles per benchmark, more than QEMU runs in BM_QEMU_TIMEOUT_S="
+                      "${BM_QEMU_TIMEOUT_S} s: lower one, or raise BM_QEMU_TIMEOUT_S.")
 endif()
 # The label goes into a C string and a JSON string: a small, safe alphabet.
 if(NOT BM_LABEL MATCHES "^[-A-Za-z0-9_.,:+=/@ ]*$")

@@ -44,7 +44,7 @@ if(BM_BOARD AND NOT BM_BOARD STREQUAL "host")
   # The arch's toolchain: its arch.cmake, read for BM_CROSS & co. only (it sets variables).
   include(${BAREMARK_DIR}/arch/${_bm_arch}/arch.cmake)
   if(NOT BM_HOSTED_ARCH)
-    # What the parameterised toolchain file reads; the arch's hidden preset names the file.
+    # What the parameterised toolchain file reads; the presets name the file, or else this does.
     set(BM_CROSS "${BM_CROSS}" CACHE STRING "Cross tool prefix (from the board's arch)")
     set(BM_SYSTEM_PROCESSOR "${BM_SYSTEM_PROCESSOR}" CACHE STRING "CPU family (from the board's arch)")
     set(BM_CROSS_PACKAGES "${BM_CROSS_PACKAGES}" CACHE STRING "Debian packages of the cross toolchain")

@@ -1,7 +1,8 @@
-# One GCC toolchain file for every bare-metal arch, parameterised by the arch (arch/<arch>/arch.cmake
-# or the arch's hidden preset): BM_CROSS is the tool prefix (riscv64-unknown-elf-,
-# aarch64-linux-gnu-, arm-none-eabi-, or empty for the host gcc used freestanding on x86_64),
-# BM_SYSTEM_PROCESSOR the CPU family, BM_CROSS_PACKAGES the Debian packages that provide it.
+# One GCC toolchain file for every bare-metal arch, parameterised by the board's arch
+# (arch/<arch>/arch.cmake, read by cmake/BaremarkToolchain.cmake): BM_CROSS is the tool prefix
+# (riscv64-unknown-elf-, aarch64-linux-gnu-, arm-none-eabi-, or empty for the host gcc used
+# freestanding on x86_64), BM_SYSTEM_PROCESSOR the CPU family, BM_CROSS_PACKAGES the Debian
+# packages that provide it.
 # Bare metal: nothing can run at configure time, so try-compiles build static libraries.
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR ${BM_SYSTEM_PROCESSOR})

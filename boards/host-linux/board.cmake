@@ -13,3 +13,6 @@ set(BM_BOARD_LIBS m)
 set(BM_QEMU @ELF@)
 # The fault test's bad address: page 0 is never mapped in a Linux process.
 set(BM_TEST_BAD_ADDRESS 0x10)
+# Its row in README.md's board table and its configure preset (tools/gen-boards).
+set(BM_DESCRIPTION "a normal Linux program (`--help` for its options)")
+set(BM_RUNS_ON "this machine")

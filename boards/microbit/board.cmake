@@ -18,4 +18,7 @@ set(BM_FLASH openocd -f interface/cmsis-dap.cfg -f target/nrf51.cfg -c "program 
 set(BM_SUITE_SMALL ON)
 # Without the statistics self-benchmarks by default, as on hifive1 (-DBM_SELECT=^stats_ builds them).
 set(BM_SELECT_DEFAULT "^(?!stats_)")
-set(BM_REQUIRE_RAM_FREE 3072)
+set(BM_REQUIRE_RAM_FREE_BYTES 3072)
+# Its row in README.md's board table and its configure preset (tools/gen-boards).
+set(BM_DESCRIPTION "BBC micro:bit v1, nRF51822 Cortex-M0, 16 KiB RAM")
+set(BM_RUNS_ON "`qemu-system-arm -machine microbit`, or the board")

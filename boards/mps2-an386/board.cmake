@@ -6,3 +6,10 @@ set(BM_BOARD_SOURCES board.c ../drivers/uart_cmsdk.c ../drivers/cmsdk_timer.c)
 # The kit exits through semihosting, so -semihosting is required.
 set(BM_QEMU qemu-system-arm -machine mps2-an386 -nographic -semihosting -kernel @ELF@)
 set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here (QEMU: a BusFault); the fault test loads from it
+# Its row in README.md's board table and its configure preset (tools/gen-boards).
+set(BM_DESCRIPTION "Cortex-M4F (the default Cortex-M board; picolibc)")
+set(BM_RUNS_ON "`qemu-system-arm -machine mps2-an386`")
+set(BM_PRESET_CACHE BM_LIBC=picolibc)
+set(BM_PRESET_VARIANTS newlib) # preset mps2-an386-newlib
+set(BM_PRESET_newlib BM_LIBC=newlib)
+set(BM_PRESET_newlib_DESCRIPTION "the same with newlib-nano")

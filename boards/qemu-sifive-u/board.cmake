@@ -5,3 +5,6 @@ set(BM_CPU_FLAGS -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany)
 set(BM_BOARD_SOURCES board.c ../drivers/uart_sifive.c ../drivers/riscv_clint.c)
 set(BM_QEMU qemu-system-riscv64 -machine sifive_u -bios none -nographic -semihosting -kernel @ELF@)
 set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here: the fault test loads from it
+# Its row in README.md's board table and its configure preset (tools/gen-boards).
+set(BM_DESCRIPTION "SiFive E51 (hart 0 of sifive_u)")
+set(BM_RUNS_ON "`qemu-system-riscv64 -machine sifive_u`")

@@ -13,3 +13,6 @@ set(BM_QEMU_a72 qemu-system-aarch64 -machine virt -cpu cortex-a72 -nographic -se
 set(BM_QEMU_el2 qemu-system-aarch64 -machine virt,virtualization=on -cpu cortex-a72 -nographic -semihosting -kernel @ELF@)
 set(BM_QEMU_el3 qemu-system-aarch64 -machine virt,secure=on,virtualization=on -cpu cortex-a53 -nographic -semihosting -kernel @ELF@)
 set(BM_TEST_BAD_ADDRESS 0x80000000) # not in the board's memory map: unmapped by the MMU
+# Its row in README.md's board table and its configure preset (tools/gen-boards).
+set(BM_DESCRIPTION "Cortex-A53 (tests also A72, entry at EL2, EL3)")
+set(BM_RUNS_ON "`qemu-system-aarch64 -machine virt`")

@@ -5,3 +5,9 @@ set(BM_CPU_FLAGS -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany)
 set(BM_BOARD_SOURCES board.c ../drivers/uart_ns16550.c ../drivers/riscv_clint.c ../drivers/sifive_test.c)
 set(BM_QEMU qemu-system-riscv64 -machine virt -bios none -nographic -kernel @ELF@)
 set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here: the fault test loads from it
+# Its row in README.md's board table and its configure preset (tools/gen-boards).
+set(BM_DESCRIPTION "RV64IMAC, M-mode")
+set(BM_RUNS_ON "`qemu-system-riscv64 -machine virt`")
+set(BM_PRESET_VARIANTS nolibc) # preset qemu-virt-riscv64-nolibc
+set(BM_PRESET_nolibc BM_LIBC=none)
+set(BM_PRESET_nolibc_DESCRIPTION "the default board with `BM_LIBC=none`")

@@ -6,10 +6,13 @@ set(BM_BOARD_SOURCES board.c ../drivers/uart_pl011.c ../drivers/arm_vtimer_alarm
 # The ELF starts at EL3 under QEMU; -semihosting carries the exit status.
 set(BM_QEMU qemu-system-aarch64 -machine raspi3b -nographic -semihosting -kernel @ELF@)
 # The raw binary beside the ELF, for the SD card (as kernel8.img, the name the Pi firmware loads).
-# One per image (<name>.kernel8.img): images built in one folder (the self-tests) wrote the same
-# kernel8.img at once, and a parallel build failed copying it.
+# One per image (<name>.kernel8.img): the images built in one folder (the self-tests) would
+# otherwise write one kernel8.img at the same time in a parallel build.
 set(BM_POST_BUILD ${CMAKE_COMMAND} -E copy @BIN@ @OUTDIR@/@NAME@.kernel8.img)
 # Variant: boot the raw image the way the Pi firmware does (loaded at 0x80000, entered at EL2).
 set(BM_QEMU_VARIANTS kernel8)
 set(BM_QEMU_kernel8 qemu-system-aarch64 -machine raspi3b -nographic -semihosting -kernel @OUTDIR@/@NAME@.kernel8.img)
 set(BM_TEST_BAD_ADDRESS 0x80000000) # not in the board's memory map: unmapped by the MMU
+# Its row in README.md's board table and its configure preset (tools/gen-boards).
+set(BM_DESCRIPTION "Raspberry Pi 3 Model B (`kernel8.img` on an SD card)")
+set(BM_RUNS_ON "`qemu-system-aarch64 -machine raspi3b`, or the board")

@@ -1,7 +1,8 @@
-/* Template board: copy to boards/<name>/board.c and fill in. A board is data: device instances
- * from boards/drivers (each embeds the device core sees), a memory map, and one
- * `const struct bm_board board_desc` (core/include/bm/port.h says what each field is). Keep an
- * ASCII memory map here that says where each address comes from (data sheet, QEMU source). */
+/* Template board: copy this folder to boards/<name>/ (or into a folder named in BM_BOARD_DIRS)
+ * and fill in. A board is data: device instances from boards/drivers (each embeds the device core
+ * sees), a memory map, and one `const struct bm_board board_desc` (core/include/bm/port.h says
+ * what each field is). Keep an ASCII memory map here that says where each address comes from
+ * (data sheet, QEMU source). */
 #error "boards/template: fill in the devices and the memory map of your board, then delete this line"
 
 #include "riscv_clint.h"

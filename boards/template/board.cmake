@@ -1,12 +1,17 @@
-# Template for a new board. Copy this folder to boards/<your-board>/ (or to a folder of your own
-# named in BM_BOARD_DIRS), fill every TODO, delete the FATAL_ERROR line, and add one configure
-# preset line to CMakePresets.json. Read before project(): only set variables here.
+# Template for a new board. Copy this folder to boards/<your-board>/ (or into a folder of your own
+# named in BM_BOARD_DIRS), fill every TODO and delete the FATAL_ERROR line: nothing outside the
+# folder needs a change. Read before project(): only set variables here.
 message(FATAL_ERROR "boards/template is a template: copy it to boards/<name>/ and fill it in (see boards/template/README.md).")
 
 # Required:
 set(BM_ARCH riscv)                       # TODO: a folder under arch/ (its arch.cmake names the toolchain)
 set(BM_CPU_FLAGS -march=rv32imac_zicsr -mabi=ilp32)  # TODO: -march/-mcpu/-mabi for this core
-set(BM_BOARD_SOURCES board.c ../drivers/uart_ns16550.c ../drivers/riscv_clint.c)  # board.c + its drivers
+# board.c and the drivers it uses: relative to this folder, or absolute (the kit's drivers by
+# ${BAREMARK_DIR}, so the folder builds wherever it is).
+set(BM_BOARD_SOURCES board.c ${BAREMARK_DIR}/boards/drivers/uart_ns16550.c ${BAREMARK_DIR}/boards/drivers/riscv_clint.c)
+# Its row in README.md's board table and its configure preset's displayName (tools/gen-boards):
+set(BM_DESCRIPTION "TODO: the board, its core, its RAM")
+set(BM_RUNS_ON "TODO: `qemu-system-riscv32 -machine TODO`, or the board")
 # Optional:
 # set(BM_LIBC_DEFAULT picolibc)          # picolibc (default), newlib or none
 # set(BM_QEMU qemu-system-riscv32 -machine TODO -nographic -kernel @ELF@)  # empty: hardware only
@@ -15,9 +20,15 @@ set(BM_BOARD_SOURCES board.c ../drivers/uart_ns16550.c ../drivers/riscv_clint.c)
 # set(BM_FLASH openocd -f @DIR@/openocd.cfg -c "program {@ELF@} verify reset exit")
 # set(BM_POST_BUILD ${CMAKE_COMMAND} -E copy @BIN@ @OUTDIR@/@NAME@.kernel8.img)
 # set(BM_BOARD_DEFINES X=1)              # compile definitions for the kit's own code on this board
+# set(BM_BOARD_LIBS m)                   # libraries every image of this board links
 # set(BM_SUITE_SMALL ON)                 # little RAM (16-32 KiB): the kit's own suite takes smaller inputs
 # set(BM_SELECT_DEFAULT "^(?!stats_)")   # the selection when BM_SELECT is empty (Python regex)
+# set(BM_REQUIRE_RAM_FREE_BYTES 8192)    # RAM the default image must leave for your data (a test holds it)
 # set(BM_TEST_BAD_ADDRESS 0xa0000000)    # an address nothing answers (the fault-injection test loads it)
 # set(BM_TEST_FLASH_WRITE ok)            # a store into .rodata is no trap here (default: trap): what the
 #                                        # fault test expects of fault_rodata_write, and why, in a comment
+# set(BM_PRESET_CACHE BM_LIBC=none)      # cache variables of its preset (beyond BM_BOARD)
+# set(BM_PRESET_VARIANTS v) + set(BM_PRESET_v BM_LIBC=none) + set(BM_PRESET_v_DESCRIPTION "...")
+#                                        # more presets, named <board>-v, each with a row in the table
+# set(BM_HOSTED ON)                      # a program on this machine (host-linux): no memory.ld
 # Placeholders: @ELF@ @BIN@ @HEX@ (the image), @NAME@ (its name), @OUTDIR@ (its folder), @DIR@ (this folder).

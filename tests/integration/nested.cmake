@@ -3,6 +3,9 @@
 # or boot the image (target `run`, its console saved to WORK/run.log), run its own ctest (CTEST=1),
 # and check the log with tests/integration/check-log CHECK.
 #   -DSRC=<source dir> -DWORK=<build dir> -DARGS=<-D...;...> [-DFAIL_REGEX=<regex>] [-DCTEST=1]
+#   [-DWARN_REGEX=<regex> -DCACHE=<VAR>=<value>;...]: the configure must succeed with a warning
+#   matching WARN_REGEX (line breaks read as spaces) and leave each VAR=value in the cache; nothing
+#   is built
 #   [-DCHECK=<check-log arguments>] -DCHECKER=<check-log> [-DBASE_RUN=<runner> -DBASE_CMD=<qemu line>]
 #   [-DBM=<tools/bm> -DGATE=<bm compare arguments> -DGATE_STATUS=<expected status>]: after the
 #   check, `bm compare BASE_LOG RUN_LOG GATE` (the baseline against this build) must exit so;
@@ -23,6 +26,24 @@ if(NOT rc EQUAL 0 AND FAIL_REGEX AND "${out}${err}" MATCHES "${FAIL_REGEX}")
 endif()
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "configure failed:\n${out}\n${err}")
+endif()
+if(DEFINED WARN_REGEX)
+  string(REGEX REPLACE "[ \n]+" " " flat "${out}${err}")
+  if(NOT flat MATCHES "${WARN_REGEX}")
+    message(FATAL_ERROR "configured without a warning matching '${WARN_REGEX}':\n${out}\n${err}")
+  endif()
+  set(line "${CMAKE_MATCH_0}")
+  foreach(kv ${CACHE})
+    string(REGEX REPLACE "=.*" "" var "${kv}")
+    string(REGEX REPLACE "^[^=]*=" "" want "${kv}")
+    file(STRINGS ${WORK}/CMakeCache.txt have REGEX "^${var}:")
+    string(REGEX REPLACE "^[^=]*=" "" have "${have}")
+    if(NOT have STREQUAL want)
+      message(FATAL_ERROR "the cache holds ${var}='${have}', not '${want}'")
+    endif()
+  endforeach()
+  message("as expected: ${line}")
+  return()
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK} -j2 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(FAIL_REGEX)
