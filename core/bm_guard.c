@@ -75,7 +75,7 @@ static volatile uint64_t bss_hi __attribute__((section(".bm_kit_guard.hi"), used
 /* After the kit's .data (its device instances: console, timer), before the user's: one of your
  * initialised arrays written below its start meets this band, not the console's instance (which
  * the report of the write needs). 32 bytes, caught whole: the smallest boards' RAM budget
- * (BM_REQUIRE_RAM_FREE) has no room for a longer one; a run of writes past it still aborts the run
+ * (BM_REQUIRE_RAM_FREE_BYTES) has no room for a longer one; a run of writes past it still aborts the run
  * when the console survives it. */
 #define DATA_BAND_WORDS 4
 static volatile uint64_t data_band[DATA_BAND_WORDS] __attribute__((section(".bm_kit_guard.data"), used)) = {

@@ -20,7 +20,7 @@ struct bm_overhead {
 };
 
 /* Cycle counter frequency, estimated against the board timer over the run itself: each
- * benchmark's measuring (calibration to its last sample, after its setup) is a window opened and
+ * benchmark's measuring (from after its setup to after its last verify) is a window opened and
  * closed on timer tick edges, and the estimate is the cycles over the ticks of all windows so
  * far. It costs no spin of its own (a 10 ms spin would be a tenth of a deterministic run's
  * instructions), its error (under one tick per window) shrinks as the run goes on, and a
