@@ -18,19 +18,9 @@ import sys
 
 from . import log as logmod
 from . import stream
-from .log import UsageError, same_file
-from .run import seconds
-
-
-
-def baud(text):
-    try:
-        v = int(text)
-    except ValueError:
-        v = 0
-    if v <= 0:
-        raise __import__("argparse").ArgumentTypeError(f"{text!r}: baud must be a positive integer")
-    return v
+from .errors import UsageError
+from .log import same_file
+from .options import baud, seconds
 
 
 def add_arguments(p):

@@ -6,8 +6,7 @@ Exit status: 0 every log complete and clean, 1 problems (listed), 2 usage or unr
 import sys
 
 from . import log as logmod
-from .log import UsageError
-
+from .errors import UsageError
 
 
 def add_arguments(p):

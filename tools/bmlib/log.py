@@ -6,10 +6,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from . import FORMAT, derive, records, rules
-
-
-class UsageError(Exception):
-    """Bad input that is the user's to fix (unreadable file, nothing usable): exit status 2."""
+from .errors import UsageError
 
 
 @dataclass

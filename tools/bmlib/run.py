@@ -14,37 +14,17 @@ Exit maps (how the emulator's status becomes the guest's):
   direct          QEMU exits with the guest's status (virt test device, semihosting)
   isa-debug-exit  x86 isa-debug-exit: QEMU exits with (v << 1) | 1 for guest status v"""
 import argparse
-import math
 import os
 import shutil
 import sys
 
 from . import log as logmod
 from . import rules, stream
-from .log import UsageError
+from .errors import UsageError
+from .options import count, seconds
 
 BROKEN, TIMEOUT = 125, 124
 ZERO_KEYS = ("min", "p50", "p90", "p99", "p999", "max", "mean")
-
-
-def seconds(text):
-    try:
-        v = float(text)
-    except ValueError:
-        v = math.nan
-    if not math.isfinite(v) or v <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be a positive number of seconds")
-    return v
-
-
-def count(text):
-    try:
-        v = int(text)
-    except ValueError:
-        v = 0
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be a whole number >= 1")
-    return v
 
 
 def console_text(text):
