@@ -269,7 +269,7 @@ def _identical(benches):
 
 
 def compare_bench(name, a, b, metrics, alpha, seed=0):
-    """a, b: the Bench (log.Bench) of this benchmark in each run of each side."""
+    """a, b: the Bench (boot.Bench) of this benchmark in each run of each side."""
     out = Bench(name, runs=(len(a), len(b)))
     if not a or not b:
         out.mode, out.verdict = "missing", "only in B" if not a else "only in A"
