@@ -61,10 +61,9 @@ def _write(path, data):
     """Write data; returns an error message instead of raising, so that one failed output does
     not lose the other."""
     try:
-        with open(path, "wb") as f:
-            f.write(data)
-    except OSError as e:
-        return f"cannot write {path}: {e.strerror or e}"
+        logmod.write(path, data)
+    except UsageError as e:
+        return str(e)
     return None
 
 

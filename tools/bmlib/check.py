@@ -30,15 +30,6 @@ def summary(bt):
             f"board {meta.get('board', '?')}, results: {res}")
 
 
-def write_boot(path, bt):
-    try:
-        with open(path, "wb") as f:
-            for r in bt.records:
-                f.write(r.text + b"\n")
-    except OSError as e:
-        raise UsageError(f"cannot write {path}: {e.strerror or e}")
-
-
 def main(args):
     if args.write and len(args.logs) != 1:
         raise UsageError("--write saves one log's boot: give one LOG with it")
@@ -75,7 +66,7 @@ def main(args):
                 print(f"bm check: {path}: no complete boot to write to {args.write}", file=sys.stderr)
                 status = max(status, 1)
             else:
-                write_boot(args.write, bt)
+                logmod.write_boot(args.write, bt)
                 if not args.quiet:
                     print(f"{path}: wrote the {len(bt.records)} records of boot {bt.index} to {args.write}")
     return status

@@ -3,9 +3,10 @@ starts one), finds lost, repeated and displaced records, has boot.py check each 
 each problem once. Also reads log files (a LAVA job log as the console it holds) and loads their
 clean boots as runs for report, compare and plot."""
 import os
+import sys
 from dataclasses import dataclass, field
 
-from . import FORMAT, records, rules
+from . import FORMAT, lava_log, records, rules
 from .boot import Boot, Problem, check, plural, span
 from .errors import UsageError
 
@@ -244,17 +245,15 @@ def analyze(data: bytes, name: str = "log") -> Log:
 
 def read(path: str) -> bytes:
     """A log's console bytes. A LAVA job log (lava-run's log stream, a server's output.yaml)
-    holds the board's console as its target lines: they are recovered (lava.py), so every
+    holds the board's console as its target lines: they are recovered (lava_log.py), so every
     command reads a farm run as it reads a local capture, and line numbers stay the log's."""
     data = read_raw(path)
-    from . import lava
-    return lava.read_job_log(data).console if lava.is_job_log(data) else data
+    return lava_log.read_job_log(data).console if lava_log.is_job_log(data) else data
 
 
 def read_raw(path: str) -> bytes:
     try:
         if path == "-":
-            import sys
             return sys.stdin.buffer.read()
         with open(path, "rb") as f:
             return f.read()
@@ -262,6 +261,20 @@ def read_raw(path: str) -> bytes:
         raise UsageError(f"cannot read {path}: {e.strerror or e}")
     except MemoryError:
         raise UsageError(f"{path} is too large to read")
+
+
+def write(path: str, data: bytes):
+    """Write a file a command was asked for; one it cannot write is the user's to fix."""
+    try:
+        with open(path, "wb") as f:
+            f.write(data)
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror or e}")
+
+
+def write_boot(path: str, bt: Boot):
+    """A boot's records, one a line, as a records file (every command reads it as a log)."""
+    write(path, b"".join(r.text + b"\n" for r in bt.records))
 
 
 @dataclass

@@ -197,11 +197,7 @@ def main(args):
             say(f"cannot start {exe}: {e.strerror or e}")
             return BROKEN
         if args.save:
-            try:
-                with open(args.save, "wb") as f:
-                    f.write(res.data)
-            except OSError as e:
-                raise UsageError(f"cannot write {args.save}: {e.strerror or e}")
+            logmod.write(args.save, res.data)
         lg = logmod.analyze(res.data, "console")
         text = res.data.decode("utf-8", "replace")
         if res.timed_out:
