@@ -198,7 +198,7 @@ class _Analysis:
         if meta.seq != 0:
             self.problem(P, "structure", meta.line, f"line {meta.line}: the meta record has seq {meta.seq}, not 0", meta.seq)
         # The gaps between the seqs that arrived, as ranges: never one entry per missing number
-        # (a corrupted seq can be 1.5e9: listing them took all the memory there was).
+        # (a corrupted seq can be 1.5e9: an entry per number would take all the memory there is).
         seqs = [-1] + sorted(by_seq)
         missing = [(a + 1, b - 1) for a, b in zip(seqs, seqs[1:]) if b > a + 1]
         for a, b in missing:
