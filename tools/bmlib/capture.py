@@ -77,11 +77,7 @@ def main(args):
         writable(args.raw, "--raw")
     if args.output and args.raw and same_file(args.output, args.raw):
         raise UsageError(f"-o and --raw are the same file ({args.raw}): one would overwrite the other")
-    echo = None
-    if not args.quiet:
-        def echo(chunk):
-            sys.stderr.buffer.write(chunk)
-            sys.stderr.buffer.flush()
+    echo = None if args.quiet else stream.echo_to(sys.stderr.buffer)
     helper = (lambda: stream.start_helper(args.start)) if args.start else None
 
     def stop(signum, frame):

@@ -148,11 +148,13 @@ def judge(lg, args, status, text):
             wanted = 1 if any(s != "ok" for s in want.values()) else 0
             if status != wanted:
                 errs.append(f"guest exit status {status}, expected {wanted}")
-    for t in args.expect_text:
-        if t not in text:
-            errs.append(f"console lacks the text {t!r}")
-    errs += [f"console has the text {t!r}" for t in args.reject_text if t in text]
-    return errs
+    return errs + text_errors(args, text)
+
+
+def text_errors(args, text):
+    """--expect-text and --reject-text against the console's text."""
+    return [f"console lacks the text {t!r}" for t in args.expect_text if t not in text] + \
+        [f"console has the text {t!r}" for t in args.reject_text if t in text]
 
 
 def main(args):
@@ -183,11 +185,7 @@ def main(args):
                              f"or `bm check {exe}`")
         hint = f": install the Debian package {args.package} (tools/setup does)" if args.package else ""
         raise UsageError(f"{exe} not found{hint}")
-    echo = None
-    if not args.quiet:
-        def echo(chunk):
-            sys.stdout.buffer.write(chunk)
-            sys.stdout.buffer.flush()
+    echo = None if args.quiet else stream.echo_to(sys.stdout.buffer)
     first = None
     status = 0
     for i in range(args.runs):
@@ -223,8 +221,7 @@ def main(args):
             errs.append(f"the guest exited with status {status}, but its console has no end record "
                         "(the console stopped, or the run ended early): its results are not all there")
         if not checking:
-            errs += [f"console lacks the text {t!r}" for t in args.expect_text if t not in text]
-            errs += [f"console has the text {t!r}" for t in args.reject_text if t in text]
+            errs += text_errors(args, text)
         if args.expect_status is not None and status != args.expect_status:
             errs.append(f"guest exit status {status}, expected {args.expect_status}")
         if errs:
