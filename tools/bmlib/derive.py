@@ -1,8 +1,8 @@
-"""A result's statistics recomputed from its hist record, exactly as the firmware's report
-computes them (core/stats/bm_stats_report.c, bm_stats_record.c, the harness's ns figures), so
-that bm check refuses a result its own distribution does not give, and a hist record whose sums
-or bins no state could hold. Python's integers are exact: each figure is the C's integer formula
-with the same rounding (halves up, nearest rank, the balanced bin representative)."""
+"""A result's statistics recomputed from its hist record as the firmware's report computes them
+(core/stats/bm_stats_report.c, bm_stats_record.c, the harness's ns figures), so that bm check
+refuses a result its own distribution does not give, and a hist record no state could hold."""
+# Python's integers are exact: each figure is the C's integer formula with the same rounding
+# (halves up, nearest rank, the balanced bin representative).
 import math
 from decimal import Decimal
 

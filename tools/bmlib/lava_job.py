@@ -1,7 +1,6 @@
-"""The LAVA job of an image, from its <name>.board.json (cmake writes it beside the image): a qemu
-job that runs the board's own QEMU line, or a flasher deploy and serial console for hardware,
-with the monitor that turns each result record into a test case; the device dictionary a lab
-needs, rendered with LAVA's own templates to check the QEMU line LAVA would run."""
+"""The LAVA job of an image from its <name>.board.json (a qemu job running the board's own QEMU
+line, or a flasher deploy and serial console), with the monitor that makes each result a test
+case; the device dictionary a lab needs, rendered with LAVA's templates to check LAVA's line."""
 import hashlib
 import json
 import os

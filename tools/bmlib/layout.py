@@ -1,7 +1,6 @@
 """The statistics histogram's layout (core/stats/bm_stats_layout.c), for the host: which bins
 exist for a given top octave and count width, and which values each holds. One design for both
-sides: tools/gen-stats-tables writes the firmware's tables from design(), and bm check uses the
-same bins to tell a hist record the firmware could have written from one it could not."""
+sides: tools/gen-stats-tables writes the firmware's tables from design(), bm check reads with it."""
 
 GRID_BITS = 9
 COARSE = 23

@@ -1,7 +1,6 @@
-"""A console log as boots: groups the records of records.scan() into boots (a meta record
-starts one), finds lost, repeated and displaced records, has boot.py check each boot, and names
-each problem once. Also reads log files (a LAVA job log as the console it holds) and loads their
-clean boots as runs for report, compare and plot."""
+"""A console log as boots (a meta record starts one): lost, repeated and displaced records, each
+boot checked by boot.py, each problem named once. Also reads log files (a LAVA job log as the
+console it holds) and loads their clean boots as runs for report, compare and plot."""
 import os
 import sys
 from dataclasses import dataclass, field

@@ -1,9 +1,9 @@
-"""Comparison of two sides (A, B), each one or more runs, benchmark by benchmark: the change
-of each figure with a confidence interval, the test that fits the data (exact for deterministic
-QEMU, within the histogram's resolution; distribution-free order-statistic intervals and Welch's
-t on the exact sums for one run per side; a rank test across run figures for several runs per
-side), effect sizes, verdicts, and the regression gate. The distributions, tests and bootstrap
-are scipy's; this module chooses and wires them, and says "?" where none fits the data."""
+"""Comparison of two sides (A, B), each one or more runs, benchmark by benchmark: the change of
+each figure with a confidence interval, the test that fits the data, effect sizes, verdicts, and
+the regression gate. The tests and bootstrap are scipy's; this module chooses and wires them."""
+# The tests: exact for deterministic QEMU, within the histogram's resolution; distribution-free
+# order-statistic intervals and Welch's t on the exact sums for one run per side; a rank test
+# across run figures for several runs per side; and "?" where none fits the data.
 import math
 import re
 import warnings
