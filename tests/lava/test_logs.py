@@ -56,11 +56,11 @@ def write(tmp_path, name, data):
 
 @pytest.mark.parametrize("output_yaml", [False, True])
 def test_console_comes_back_byte_for_byte(tmp_path, output_yaml):
-    from bmlib import lava
+    from bmlib.lava_log import is_job_log, read_job_log
     lines = corpus.realistic14(hist=True)          # hist records: lines of several kB
     data = lava_log(lines, output_yaml=output_yaml)
-    assert lava.is_job_log(data) and not lava.is_job_log(corpus.text(lines))
-    console = lava.read_job_log(data).console.decode().splitlines()
+    assert is_job_log(data) and not is_job_log(corpus.text(lines))
+    console = read_job_log(data).console.decode().splitlines()
     assert records_of(console) == records_of(lines)
     path = write(tmp_path, "output.yaml" if output_yaml else "lava.log", data)
     c = bm("check", path)
@@ -106,9 +106,9 @@ def test_two_boots_in_one_log(tmp_path):
 
 
 def test_not_a_lava_log_is_read_as_a_console(tmp_path):
-    from bmlib import lava
+    from bmlib.lava_log import is_job_log
     lines = ['{"dt": "x"} is how a line of a LAVA log starts'] + corpus.realistic14(hist=False)
-    assert not lava.is_job_log(corpus.text(lines))
+    assert not is_job_log(corpus.text(lines))
     assert bm("check", write(tmp_path, "c.log", lines)).returncode == 0
 
 
@@ -160,8 +160,8 @@ def test_results_export_yaml_and_csv(tmp_path):
 # ---- the monitor pattern ----
 
 def test_pattern_on_whole_and_arriving_records():
-    from bmlib import lava
-    rx = re.compile(lava.PATTERN, re.DOTALL)            # as pexpect compiles it
+    from bmlib import lava_job
+    rx = re.compile(lava_job.PATTERN, re.DOTALL)            # as pexpect compiles it
     lines = corpus.failing_log()
     for line in (l for l in lines if l.startswith('{"type":"result"')):
         d = json.loads(line)
@@ -180,10 +180,10 @@ def test_pattern_on_whole_and_arriving_records():
             k = line.index('"status":"') + len('"status":"') + len(d["status"])
             assert rx.search(line[:k]) is None
     assert rx.search(lines[0]) is None and not any(rx.search(l) for l in lines if '"type":"hist"' in l)
-    assert set(lava.monitor()["fixupdict"].values()) == {"pass", "fail"}
+    assert set(lava_job.monitor()["fixupdict"].values()) == {"pass", "fail"}
     # The end string matches the end record whole, and no cut of it (a reset or a lost tail
     # would otherwise end the job complete and passing).
-    end = re.compile(lava.END, re.DOTALL)
+    end = re.compile(lava_job.END, re.DOTALL)
     line = next(l for l in lines if l.startswith('{"type":"end"'))
     assert end.search(line + "\r\n")
     assert not any(end.search(line[:k] + "\r\n") for k in range(len(line)))

@@ -11,10 +11,9 @@ import sys
 from decimal import Decimal
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from bmlib import derive  # noqa: E402
+from bmlib import FORMAT, derive  # noqa: E402
 from bmlib.records import crc_hex, dump  # noqa: E402
-
-STATUSES = ("ok", "fail", "trap", "timeout", "stack_overflow", "scratch_overrun")
+from bmlib.rules import STATUSES, WARMUP_WINDOW  # noqa: E402
 
 
 def figures(raw, iters):
@@ -35,7 +34,7 @@ class Bench:
 
 
 def meta_record(n_bench, samples, built_for="qemu-icount", hist=True, **over):
-    m = {"type": "meta", "format": 2, "seq": 0, "kit": "baremark", "kit_version": "0.2.0",
+    m = {"type": "meta", "format": FORMAT, "seq": 0, "kit": "baremark", "kit_version": "0.2.0",
          "kit_vcs": "e8ad533", "label": "", "built_for": built_for, "board": "qemu-virt-riscv64",
          "board_facts": {"ram": "128 MiB"}, "console": "ns16550a@0x10000000", "isa": "rv64imac",
          "cycle_counter": "cycle (rdcycle)", "cycle_unit": "cycles",
@@ -66,10 +65,10 @@ def write_log(benches, samples=None, built_for="qemu-icount", hist=True, human=T
         seq += 1
         if human:
             lines.append(f"[{i}/{len(benches)}] {b.name} ...")
-        lines.append(dump({"type": "start", "format": 2, "seq": seq, "name": b.name, "index": i,
+        lines.append(dump({"type": "start", "format": FORMAT, "seq": seq, "name": b.name, "index": i,
                            "of": len(benches)}))
         seq += 1
-        r = {"type": "result", "format": 2, "seq": seq, "name": b.name, "status": b.status}
+        r = {"type": "result", "format": FORMAT, "seq": seq, "name": b.name, "status": b.status}
         if b.status == "ok":
             f = figures(b.raw, b.iters)
             f["unit"] = m["cycle_unit"]
@@ -77,7 +76,7 @@ def write_log(benches, samples=None, built_for="qemu-icount", hist=True, human=T
             p50_raw = derive.Hist(derive.hist_from_samples(b.raw, b.iters)).quantile(1, 2)[0]
             oh = m["overhead_cycles"]
             r.update({"insns": f["mean"], "p50_ns": f["p50"], "mean_ns": f["mean"], "cycle_hz": 1000000000,
-                      "warmup": {"batches": 8, "settled": True}, "below_overhead": 0,
+                      "warmup": {"batches": WARMUP_WINDOW, "settled": True}, "below_overhead": 0,
                       "short_interval": p50_raw + oh < 100 * oh})
             sums += sum(b.raw)
             r.update(b.extra)
@@ -93,7 +92,7 @@ def write_log(benches, samples=None, built_for="qemu-icount", hist=True, human=T
         lines.append(dump(r))
         if hist and b.status == "ok":
             seq += 1
-            h = {"type": "hist", "format": 2, "seq": seq, "name": b.name, "unit": m["cycle_unit"]}
+            h = {"type": "hist", "format": FORMAT, "seq": seq, "name": b.name, "unit": m["cycle_unit"]}
             h.update(derive.hist_from_samples(b.raw, b.iters))
             lines.append(dump(h))
     if human:
@@ -103,7 +102,7 @@ def write_log(benches, samples=None, built_for="qemu-icount", hist=True, human=T
     if end:
         seq += 1
         ok = counts["ok"] == len(benches)
-        e = {"type": "end", "format": 2, "seq": seq, "results": len(benches)}
+        e = {"type": "end", "format": FORMAT, "seq": seq, "results": len(benches)}
         e.update(counts)
         # (the timed samples lie inside the batches body_cycles counts, and those inside the
         # clock windows: a log with far outliers needs a long run)
@@ -290,7 +289,7 @@ def value_edits():
         ("stack-past-end", "result", setk("stack_used_bytes", 99999)),
         ("meta-no-timer", "meta", lambda d: d.update(timer="none", timer_hz=0)),
         ("meta-no-insns", "meta", setk("instret_counter", "none")),
-        ("format-2.0", "result", setk("format", Decimal("2.0"))),
+        ("format-decimal", "result", setk("format", Decimal(f"{FORMAT}.0"))),
         ("fail-with-figures", "failresult", lambda d: d.update(min=Decimal("1.000"))),
         ("trap-no-cause", "trapresult", lambda d: d["trap"].pop("cause")),
         ("phase", "failresult", setk("phase", "lunch")),
@@ -298,7 +297,7 @@ def value_edits():
 
 
 # Edits that affect more than one subject, with the problems they must give.
-_VALUE_KINDS = {"meta-benchmarks": ["count"], "format-2.0": ["record"], "end-ok": ["end"], "end-results": ["count", "end"],
+_VALUE_KINDS = {"meta-benchmarks": ["count"], "format-decimal": ["record"], "end-ok": ["end"], "end-results": ["count", "end"],
                 "end-exit": ["end"], "end-stack": ["end"], "end-cycles": ["end"], "end-ticks": ["end"]}
 
 

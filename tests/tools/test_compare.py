@@ -277,7 +277,8 @@ def _one(write, name, raw, built_for="hardware", iters=1, **kw):
 
 
 def test_verdicts_stay_within_what_the_data_show(write):
-    """Each of these was a confident verdict the data did not support (probe of 2026-11-23)."""
+    """Data of which a confident verdict would claim more than they show: none gets one, and no
+    gate fails on them."""
     rng = random.Random(5)
 
     def mixed(k):  # ~6 % far outliers: one side's 71 outliers overflow the 64-value tail
@@ -320,7 +321,7 @@ def test_deterministic_quantiles_are_judged_at_their_resolution(write):
 
 def test_tied_runs_get_an_exact_p(write):
     """Runs that tie within a side get the exact p of their arrangement (4 against 4, wholly
-    apart: 2/70; the normal approximation with ties gave less). 3 runs a side can never reach
+    apart: 2/70; the normal approximation with ties gives less). 3 runs a side can never reach
     p < 0.1: no test is run, and the moved figure is "?" (a gate on it cannot pass)."""
     def side(base, k, tag):
         return [write(f"{tag}{i}.log", corpus.write_log([corpus.Bench("x", [base + (j % 7) for j in range(300)])],

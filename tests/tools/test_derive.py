@@ -162,7 +162,6 @@ def test_figure_rules_refuse_forgeries():
     refused(const, "bound_ppm.p50", 900000, "each answer is exact")
     refused(base, "p50", D("1050.500"), "not whole")
     refused(_true_result([7], 1), "stddev", D("1.000"), "one sample")
-    # (a probe of 2026-11-23: each passed bm check before)
     refused(base, "stddev", D("0.000"), "must spread")
     refused(const, "stddev", D("0.001"), "every sample is")
     refused(const, "tukey.hi", D("100000.000"), "the fences are that value")

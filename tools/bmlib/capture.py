@@ -18,19 +18,9 @@ import sys
 
 from . import log as logmod
 from . import stream
-from .log import UsageError, same_file
-from .run import seconds
-
-
-
-def baud(text):
-    try:
-        v = int(text)
-    except ValueError:
-        v = 0
-    if v <= 0:
-        raise __import__("argparse").ArgumentTypeError(f"{text!r}: baud must be a positive integer")
-    return v
+from .errors import UsageError
+from .log import same_file
+from .options import baud, seconds
 
 
 def add_arguments(p):
@@ -71,10 +61,9 @@ def _write(path, data):
     """Write data; returns an error message instead of raising, so that one failed output does
     not lose the other."""
     try:
-        with open(path, "wb") as f:
-            f.write(data)
-    except OSError as e:
-        return f"cannot write {path}: {e.strerror or e}"
+        logmod.write(path, data)
+    except UsageError as e:
+        return str(e)
     return None
 
 
@@ -88,11 +77,7 @@ def main(args):
         writable(args.raw, "--raw")
     if args.output and args.raw and same_file(args.output, args.raw):
         raise UsageError(f"-o and --raw are the same file ({args.raw}): one would overwrite the other")
-    echo = None
-    if not args.quiet:
-        def echo(chunk):
-            sys.stderr.buffer.write(chunk)
-            sys.stderr.buffer.flush()
+    echo = None if args.quiet else stream.echo_to(sys.stderr.buffer)
     helper = (lambda: stream.start_helper(args.start)) if args.start else None
 
     def stop(signum, frame):

@@ -6,8 +6,7 @@ Exit status: 0 every log complete and clean, 1 problems (listed), 2 usage or unr
 import sys
 
 from . import log as logmod
-from .log import UsageError
-
+from .errors import UsageError
 
 
 def add_arguments(p):
@@ -29,15 +28,6 @@ def summary(bt):
     state = "not read (not format 2)" if fmt else "complete" if bt.complete else "INCOMPLETE"
     return (f"boot {bt.index} (lines {a}-{b}): {state}, {len(bt.records)} records, "
             f"board {meta.get('board', '?')}, results: {res}")
-
-
-def write_boot(path, bt):
-    try:
-        with open(path, "wb") as f:
-            for r in bt.records:
-                f.write(r.text + b"\n")
-    except OSError as e:
-        raise UsageError(f"cannot write {path}: {e.strerror or e}")
 
 
 def main(args):
@@ -76,7 +66,7 @@ def main(args):
                 print(f"bm check: {path}: no complete boot to write to {args.write}", file=sys.stderr)
                 status = max(status, 1)
             else:
-                write_boot(args.write, bt)
+                logmod.write_boot(args.write, bt)
                 if not args.quiet:
                     print(f"{path}: wrote the {len(bt.records)} records of boot {bt.index} to {args.write}")
     return status

@@ -7,7 +7,7 @@ import importlib
 import os
 import sys
 
-from .log import UsageError
+from .errors import UsageError
 
 # name -> one-line help. Only the chosen command's module is imported, so `bm run` and
 # `bm check` work even where numpy/scipy/matplotlib are missing (only compare/report/plot need them).

@@ -10,22 +10,14 @@ import sys
 from decimal import Decimal
 
 from . import dist, stats
-from .log import UsageError, load_runs
+from .errors import UsageError
+from .log import load_runs
+from .options import alpha, bench_pattern
 from .output import FORMATS, num, pct, render
 
 
 SHORT = {"exact": "exact", "mann-whitney U (runs)": "U-runs", "welch t (exact moments)": "welch-t",
          "welch t (moments)": "welch-t", "order-statistic interval": "OS-CI", "none": "-"}
-
-
-def _alpha(text):
-    try:
-        v = float(text)
-    except ValueError:
-        v = float("nan")
-    if not 0 < v < 0.5:
-        raise __import__("argparse").ArgumentTypeError(f"{text!r}: alpha must be a number in (0, 0.5)")
-    return v
 
 
 def add_arguments(p):
@@ -38,7 +30,7 @@ def add_arguments(p):
     p.add_argument("--gate", action="append", default=[], metavar="METRIC:+LIMIT[%]",
                    help="exit 1 when a benchmark's METRIC got significantly worse by more than LIMIT, or worse "
                         "and no test can judge it (e.g. p99:+5%%, mean:+20 in the records' unit); repeatable")
-    p.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--alpha", type=alpha, default=0.05, help="significance level (default 0.05)")
     p.add_argument("--bench", metavar="REGEX", help="only benchmarks whose name matches REGEX")
     p.add_argument("--force", action="store_true", help="compare runs whose meta records differ")
     p.add_argument("--format", choices=FORMATS, default="table", help="output format (default table)")
@@ -159,11 +151,7 @@ def main(args):
         gates = [stats.parse_gate(g) for g in args.gate]
     except ValueError as e:
         raise UsageError(str(e))
-    if args.bench:
-        try:
-            re.compile(args.bench)
-        except re.error as e:
-            raise UsageError(f"bad --bench regex {args.bench!r}: {e}")
+    bench_pattern(args.bench)
     for g in gates:
         if g.metric not in metrics:
             metrics.append(g.metric)

@@ -1,8 +1,8 @@
-"""A result's statistics recomputed from its hist record, exactly as the firmware's report
-computes them (core/stats/bm_stats_report.c, bm_stats_record.c, the harness's ns figures), so
-that bm check refuses a result its own distribution does not give, and a hist record whose sums
-or bins no state could hold. Python's integers are exact: each figure is the C's integer formula
-with the same rounding (halves up, nearest rank, the balanced bin representative)."""
+"""A result's statistics recomputed from its hist record as the firmware's report computes them
+(core/stats/bm_stats_report.c, bm_stats_record.c, the harness's ns figures), so that bm check
+refuses a result its own distribution does not give, and a hist record no state could hold."""
+# Python's integers are exact: each figure is the C's integer formula with the same rounding
+# (halves up, nearest rank, the balanced bin representative).
 import math
 from decimal import Decimal
 
@@ -19,8 +19,8 @@ _T95 = ((1, 127062), (2, 43027), (3, 31824), (4, 27764), (5, 25706), (6, 24469),
         (22, 20739), (23, 20687), (24, 20639), (25, 20595), (26, 20555), (27, 20518), (28, 20484),
         (29, 20452), (30, 20423), (40, 20211), (50, 20086), (60, 20003), (80, 19901), (100, 19840),
         (120, 19799), (200, 19719), (500, 19647), (1000, 19623))
-# Q1, P50, Q3, P90, P99, P99.9 as the report asks for them
-_RANKS = ((1, 4), (1, 2), (3, 4), (9, 10), (99, 100), (999, 1000))
+# The quantiles a result record shows, as (num, den) of a nearest rank, as the report asks for them
+RANKS = {"p50": (1, 2), "p90": (9, 10), "p99": (99, 100), "p999": (999, 1000)}
 
 
 def _t95(df):
@@ -46,6 +46,12 @@ def _root(x, d):
 def _milli(m):
     """A milli-unit integer as the record prints it (three decimals), exact at any size."""
     return Decimal(f"{m // 1000}.{m % 1000:03d}")
+
+
+def nearest_rank(n, num, den):
+    """The rank (1-based) of the num/den quantile of n samples, nearest rank as the firmware
+    asks for it."""
+    return n if num >= den else max(1, -(-num * n // den))
 
 
 def muldiv64(a, b, d):
@@ -115,13 +121,17 @@ class Hist:
 
     # ---- the report ----
 
-    def _rep(self, k):
-        """bin_rep: bin k's range clamped to [min, tail minimum], its representative (the point
-        that balances the worst relative error on both sides) and that error in ppm."""
+    def _bin_range(self, k):
+        """Bin k's range clamped to [min, tail minimum], as the firmware clamps it."""
         lo, hi, _ = self.bins[k]
         clo, chi = self._clamp()
         lo = max(lo, clo)
-        hi = max(min(hi, chi), lo)
+        return lo, max(min(hi, chi), lo)
+
+    def _rep(self, k):
+        """bin_rep: bin k's clamped range, its representative (the point that balances the worst
+        relative error on both sides) and that error in ppm."""
+        lo, hi = self._bin_range(k)
         if lo == hi:
             return lo, 0
         if lo == 0:
@@ -132,20 +142,30 @@ class Hist:
             return min(U32_MAX, -(-1000000 * a // b))
         return r, max(ppm(r - lo, lo), ppm(hi - r, hi))
 
-    def quantile(self, num, den):
-        """(raw value, bound_ppm) of the nearest rank num/den."""
-        n = self.n
-        rank = n if num >= den else max(1, -(-num * n // den))
-        if rank > self.hist_n:
-            return self.tail[rank - self.hist_n - 1], 0
-        if rank == 1:
-            return self.min, 0
+    def _bin_of_rank(self, rank):
         below = 0
         for k, (_, _, c) in enumerate(self.bins):
             if below + c >= rank:
-                return self._rep(k)
+                return k
             below += c
         raise AssertionError("rank past the bins")   # check_hist: the counts add up to n
+
+    def order_range(self, rank):
+        """(lo, hi), raw: where the rank-th smallest sample (1-based) lies. Exact in the tail and
+        at the minimum, else its bin's clamped range."""
+        if rank > self.hist_n:
+            v = self.tail[rank - self.hist_n - 1]
+            return v, v
+        if rank == 1:
+            return self.min, self.min
+        return self._bin_range(self._bin_of_rank(rank))
+
+    def quantile(self, num, den):
+        """(raw value, bound_ppm) of the nearest rank num/den."""
+        rank = nearest_rank(self.n, num, den)
+        if rank > self.hist_n or rank == 1:
+            return self.order_range(rank)[0], 0
+        return self._rep(self._bin_of_rank(rank))
 
     def coarsened(self):
         if not self.bins:
@@ -156,8 +176,7 @@ class Hist:
         """The figures bm_stats_record_fields prints for this state, as record values, in the
         order it prints them."""
         n, div, s1, s2 = self.n, self.div, self.sum, self.sumsq
-        q = [self.quantile(a, b) for a, b in _RANKS]
-        shown = dict(zip(("p50", "p90", "p99", "p999"), q[1:2] + q[3:]))
+        shown = {k: self.quantile(*r) for k, r in RANKS.items()}
         stddev = ci95 = cv = 0
         if n >= 2 and not self.sum_saturated:
             v = max(0, n * s2 - s1 * s1)
@@ -173,7 +192,7 @@ class Hist:
         out["mean"] = _milli(min(U128_MAX, _round(s1 * 1000, n * div)))
         out["stddev"], out["cv_ppm"], out["ci95"] = _milli(stddev), cv, _milli(ci95)
         out["bound_ppm"] = {k: b for k, (_, b) in shown.items()}
-        out["tukey"] = self._tukey(q[0][0], q[2][0])
+        out["tukey"] = self._tukey(self.quantile(1, 4)[0], self.quantile(3, 4)[0])
         out["flags"] = {"coarsened": self.coarsened(), "saturated": self.sum_saturated or self.bins_saturated}
         out["bins_per_octave"] = layout.bins_per_octave(n)
         return out
@@ -309,12 +328,11 @@ def figure_problems(d):
         out.append(f"n = 1 but stddev = {d['stddev']}, ci95 = {d['ci95']}, cv_ppm = {cv}: one sample has no spread")
     bpo = d.get("bins_per_octave")
     if isinstance(bpo, int) and bpo != layout.bins_per_octave(n):
-        out.append(f"bins_per_octave = {bpo} but n = {n} gives {layout.bins_per_octave(n)} "
-                   f"(46 up to {layout.U16_MAX_N} samples, 23 above)")
+        out.append(layout.bins_per_octave_problem(bpo, n))
     # the nearest rank n is the largest sample: the tail's, exact, whatever its size
     b = d.get("bound_ppm")
-    for k, (num, den) in (("p50", (1, 2)), ("p90", (9, 10)), ("p99", (99, 100)), ("p999", (999, 1000))):
-        if -(-num * n // den) >= n and (d.get(k) != d["max"] or (isinstance(b, dict) and b.get(k))):
+    for k, r in RANKS.items():
+        if nearest_rank(n, *r) >= n and (d.get(k) != d["max"] or (isinstance(b, dict) and b.get(k))):
             out.append(f"{k} = {d.get(k)} (bound_ppm {b.get(k) if isinstance(b, dict) else '?'}) with n = {n}: "
                        f"its nearest rank is n, the maximum {d['max']}, exact")
     if n >= 2 and lo < hi and fl.get("saturated") is not True:

@@ -1,12 +1,11 @@
 """The statistics histogram's layout (core/stats/bm_stats_layout.c), for the host: which bins
 exist for a given top octave and count width, and which values each holds. One design for both
-sides: tools/gen-stats-tables writes the firmware's tables from design(), and bm check uses the
-same bins to tell a hist record the firmware could have written from one it could not."""
+sides: tools/gen-stats-tables writes the firmware's tables from design(), bm check reads with it."""
 
 GRID_BITS = 9
 COARSE = 23
 LO = 1 << GRID_BITS
-U16_MAX_N = 17 * 65536 - 1      # BM_STATS_U16_MAX_N: above it, 32-bit counts (23 bins per octave)
+U16_MAX_N = 17 * 65536 - 1      # BM_STATS_U16_MAX_N: above it, 32-bit counts (BINS_PER_OCTAVE)
 U64_MAX = 2**64 - 1
 
 
@@ -51,8 +50,18 @@ def per_octave(shift):
     return ((FINE - 1) >> shift) + 1
 
 
+# The bins of a top octave: all the fine ones with 16-bit counts, every other one with 32-bit
+BINS_PER_OCTAVE = (per_octave(0), per_octave(1))
+
+
 def bins_per_octave(n):
-    return 23 if n > U16_MAX_N else 46
+    return BINS_PER_OCTAVE[n > U16_MAX_N]
+
+
+def bins_per_octave_problem(bpo, n):
+    """bm check's message for a record whose bins_per_octave is not what n samples give."""
+    return (f"bins_per_octave = {bpo} but n = {n} gives {bins_per_octave(n)} "
+            f"({BINS_PER_OCTAVE[0]} up to {U16_MAX_N} samples, {BINS_PER_OCTAVE[1]} above)")
 
 
 def bin_of(wide, top, v):

@@ -9,7 +9,8 @@ import sys
 import numpy as np
 
 from . import dist
-from .log import UsageError, load_runs, same_file
+from .errors import UsageError
+from .log import load_runs, same_file
 
 LOG_DECADES = 1.5
 MARKS = (("p50", "P50", ":"), ("p99", "P99", "--"), ("p999", "P99.9", "-."))

@@ -1,11 +1,12 @@
 """One row per benchmark and run (or per benchmark, merged over runs) with its key figures
 and their unit, as a text table, CSV, Markdown or JSON. Merged rows give, for each figure,
 the median over the runs, and the runs' spread of the median."""
-import re
 import sys
 
 from . import stats
-from .log import UsageError, load_runs
+from .errors import UsageError
+from .log import load_runs
+from .options import bench_pattern
 from .output import FORMATS, num, pct, render
 
 
@@ -91,12 +92,8 @@ def merged(runs, pick, warn=None):
 def main(args):
     def warn(msg):
         print(f"bm report: warning: {msg}", file=sys.stderr)
-    if args.bench:
-        try:
-            rx = re.compile(args.bench)
-        except re.error as e:
-            raise UsageError(f"bad --bench regex {args.bench!r}: {e}")
-    pick = (lambda n: bool(rx.search(n))) if args.bench else (lambda n: True)
+    rx = bench_pattern(args.bench)
+    pick = (lambda n: bool(rx.search(n))) if rx else (lambda n: True)
     runs = load_runs(args.runs, warn)
     if args.merge and not args.force:
         differ = stats.comparability(runs, [])

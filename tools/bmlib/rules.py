@@ -1,6 +1,6 @@
 """The value rules of docs/records.md, one record at a time: required keys and their types,
 ranges, enumerations, and the relations inside a record (quantile order, counts, hist sums).
-Relations between records (names, meta, totals) are checked in log.py."""
+Relations between records (names, meta, totals) are checked in boot.py."""
 import re
 from decimal import Decimal
 
@@ -178,7 +178,7 @@ def check_start(d: dict) -> list:
     f = Fields(d)
     name = f.str("name", nonempty=True)
     if name and not NAME.fullmatch(name):
-        # (the result and hist records must carry their start's name: log.py)
+        # (the result and hist records must carry their start's name: boot.py)
         f.bad("name", f"= {show(name)}: a benchmark's name is a C identifier (letters, digits, _)")
     index, of = f.int("index", lo=1), f.int("of", lo=1)
     if index is not None and of is not None and index > of:
@@ -245,7 +245,7 @@ def check_result(d: dict) -> list:
         fl.bool("coarsened")
         fl.bool("saturated")
         f.errs += fl.errs
-    f.int("bins_per_octave", choices=(46, 23))
+    f.int("bins_per_octave", choices=layout.BINS_PER_OCTAVE)
     w = f.obj_("warmup")
     if w is not None:
         batches, settled = w.int("batches", lo=1, hi=U32_MAX), w.bool("settled")
@@ -275,10 +275,9 @@ def check_hist(d: dict) -> list:
     lo, hi = f.int("min"), f.int("max")
     total = f.int("sum", hi=float("inf"))
     f.int("sumsq", hi=float("inf"))
-    bpo = f.int("bins_per_octave", choices=(46, 23))
+    bpo = f.int("bins_per_octave", choices=layout.BINS_PER_OCTAVE)
     if bpo is not None and n is not None and bpo != layout.bins_per_octave(n):
-        f.errs.append(f"bins_per_octave = {bpo} but n = {n} gives {layout.bins_per_octave(n)} "
-                      f"(46 up to {layout.U16_MAX_N} samples, 23 above)")
+        f.errs.append(layout.bins_per_octave_problem(bpo, n))
     topk = f.int("topk", lo=1, hi=128)
     if topk is not None and topk & (topk - 1):
         f.errs.append(f"topk = {topk}: must be a power of two")

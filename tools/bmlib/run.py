@@ -14,37 +14,17 @@ Exit maps (how the emulator's status becomes the guest's):
   direct          QEMU exits with the guest's status (virt test device, semihosting)
   isa-debug-exit  x86 isa-debug-exit: QEMU exits with (v << 1) | 1 for guest status v"""
 import argparse
-import math
 import os
 import shutil
 import sys
 
 from . import log as logmod
 from . import rules, stream
-from .log import UsageError
+from .errors import UsageError
+from .options import count, seconds
 
 BROKEN, TIMEOUT = 125, 124
 ZERO_KEYS = ("min", "p50", "p90", "p99", "p999", "max", "mean")
-
-
-def seconds(text):
-    try:
-        v = float(text)
-    except ValueError:
-        v = math.nan
-    if not math.isfinite(v) or v <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be a positive number of seconds")
-    return v
-
-
-def count(text):
-    try:
-        v = int(text)
-    except ValueError:
-        v = 0
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be a whole number >= 1")
-    return v
 
 
 def console_text(text):
@@ -168,11 +148,13 @@ def judge(lg, args, status, text):
             wanted = 1 if any(s != "ok" for s in want.values()) else 0
             if status != wanted:
                 errs.append(f"guest exit status {status}, expected {wanted}")
-    for t in args.expect_text:
-        if t not in text:
-            errs.append(f"console lacks the text {t!r}")
-    errs += [f"console has the text {t!r}" for t in args.reject_text if t in text]
-    return errs
+    return errs + text_errors(args, text)
+
+
+def text_errors(args, text):
+    """--expect-text and --reject-text against the console's text."""
+    return [f"console lacks the text {t!r}" for t in args.expect_text if t not in text] + \
+        [f"console has the text {t!r}" for t in args.reject_text if t in text]
 
 
 def main(args):
@@ -203,11 +185,7 @@ def main(args):
                              f"or `bm check {exe}`")
         hint = f": install the Debian package {args.package} (tools/setup does)" if args.package else ""
         raise UsageError(f"{exe} not found{hint}")
-    echo = None
-    if not args.quiet:
-        def echo(chunk):
-            sys.stdout.buffer.write(chunk)
-            sys.stdout.buffer.flush()
+    echo = None if args.quiet else stream.echo_to(sys.stdout.buffer)
     first = None
     status = 0
     for i in range(args.runs):
@@ -217,11 +195,7 @@ def main(args):
             say(f"cannot start {exe}: {e.strerror or e}")
             return BROKEN
         if args.save:
-            try:
-                with open(args.save, "wb") as f:
-                    f.write(res.data)
-            except OSError as e:
-                raise UsageError(f"cannot write {args.save}: {e.strerror or e}")
+            logmod.write(args.save, res.data)
         lg = logmod.analyze(res.data, "console")
         text = res.data.decode("utf-8", "replace")
         if res.timed_out:
@@ -247,8 +221,7 @@ def main(args):
             errs.append(f"the guest exited with status {status}, but its console has no end record "
                         "(the console stopped, or the run ended early): its results are not all there")
         if not checking:
-            errs += [f"console lacks the text {t!r}" for t in args.expect_text if t not in text]
-            errs += [f"console has the text {t!r}" for t in args.reject_text if t in text]
+            errs += text_errors(args, text)
         if args.expect_status is not None and status != args.expect_status:
             errs.append(f"guest exit status {status}, expected {args.expect_status}")
         if errs:

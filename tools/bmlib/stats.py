@@ -1,9 +1,9 @@
-"""Comparison of two sides (A, B), each one or more runs, benchmark by benchmark: the change
-of each figure with a confidence interval, the test that fits the data (exact for deterministic
-QEMU, within the histogram's resolution; distribution-free order-statistic intervals and Welch's
-t on the exact sums for one run per side; a rank test across run figures for several runs per
-side), effect sizes, verdicts, and the regression gate. The distributions, tests and bootstrap
-are scipy's; this module chooses and wires them, and says "?" where none fits the data."""
+"""Comparison of two sides (A, B), each one or more runs, benchmark by benchmark: the change of
+each figure with a confidence interval, the test that fits the data, effect sizes, verdicts, and
+the regression gate. The tests and bootstrap are scipy's; this module chooses and wires them."""
+# The tests: exact for deterministic QEMU, within the histogram's resolution; distribution-free
+# order-statistic intervals and Welch's t on the exact sums for one run per side; a rank test
+# across run figures for several runs per side; and "?" where none fits the data.
 import math
 import re
 import warnings
@@ -13,11 +13,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from . import dist
+from . import derive, dist
 
 METRICS = ("min", "p50", "p90", "p99", "p999", "max", "mean")
 QUANT = {"min": 0.0, "p50": 0.5, "p90": 0.9, "p99": 0.99, "p999": 0.999, "max": 1.0}
-RANK = {"p50": (1, 2), "p90": (9, 10), "p99": (99, 100), "p999": (999, 1000)}   # as the firmware asks
 # Keys of the meta record that must agree for two runs to be comparable at all.
 COMPARABLE = ("board", "built_for", "isa", "cycle_unit", "cycle_counter", "samples")
 # Keys that say which build a run is: a side mixing them is probably a mistake.
@@ -170,33 +169,15 @@ def _nearest_rank(n, metric):
         return 1
     if metric == "max":
         return n
-    num, den = RANK[metric]
-    return min(max(-(-num * n // den), 1), n)
+    return derive.nearest_rank(n, *derive.RANKS[metric])
 
 
-def _order_range(bench, r):
+def _order_range(hist, r):
     """[lo, hi] per iteration (Fractions) that the r-th smallest sample (1-based) of a run lies
-    in: exact in the tail and at the minimum, else its histogram bin, clamped as the firmware
-    clamps it. Without a hist record, only the nearest-rank quantiles, from their bound_ppm."""
-    h = bench.hist.data if bench.hist is not None else None
-    if h:
-        n, tail, div = h["n"], h["tail"], h["div"]
-        hist_n = n - len(tail)
-        if r > hist_n:
-            v = tail[r - hist_n - 1]
-            return Fraction(v, div), Fraction(v, div)
-        if r == 1:
-            return Fraction(h["min"], div), Fraction(h["min"], div)
-        acc = 0
-        for lo, hi, c in h["bins"]:
-            acc += c
-            if acc >= r:
-                break
-        top = tail[0] if tail else h["max"]
-        lo = min(max(lo, h["min"]), top)
-        hi = max(min(hi, top), lo)
-        return Fraction(lo, div), Fraction(hi, div)
-    return None
+    in, from its hist record (a derive.Hist): exact in the tail and at the minimum, else its
+    histogram bin, clamped as the firmware clamps it."""
+    lo, hi = hist.order_range(r)
+    return Fraction(lo, hist.div), Fraction(hi, hist.div)
 
 
 def _quantile_range(bench, metric):
@@ -204,9 +185,9 @@ def _quantile_range(bench, metric):
     off by at the histogram's resolution)."""
     res = bench.result.data
     if bench.hist is not None:
-        return _order_range(bench, _nearest_rank(res["n"], metric))
+        return _order_range(derive.Hist(bench.hist.data), _nearest_rank(res["n"], metric))
     v = Fraction(str(res[metric]))
-    b = (res.get("bound_ppm") or {}).get(metric, 0) if metric in RANK else 0
+    b = (res.get("bound_ppm") or {}).get(metric, 0) if metric in derive.RANKS else 0
     if not b:
         return v, v
     # (r - lo) / lo <= b and (hi - r) / hi <= b; the figure itself is rounded to 3 decimals
@@ -269,7 +250,7 @@ def _identical(benches):
 
 
 def compare_bench(name, a, b, metrics, alpha, seed=0):
-    """a, b: the Bench (log.Bench) of this benchmark in each run of each side."""
+    """a, b: the Bench (boot.Bench) of this benchmark in each run of each side."""
     out = Bench(name, runs=(len(a), len(b)))
     if not a or not b:
         out.mode, out.verdict = "missing", "only in B" if not a else "only in A"
@@ -351,6 +332,7 @@ def _samples(out, a, b, metrics, alpha, seed):
     mb, sb, nb, _ = _moments_of(b)
     out.d = _cohen_d(ma, sa, na, mb, sb, nb)
     ra, rb = a.result.data, b.result.data
+    ha, hb = derive.Hist(a.hist.data), derive.Hist(b.hist.data)
     t = alpha / 4
     for m in metrics:
         va, vb = ra.get(m), rb.get(m)
@@ -370,8 +352,8 @@ def _samples(out, a, b, metrics, alpha, seed):
                 why = f"{m} needs {_samples_needed(QUANT[m], t)} samples on each side for an interval"
             else:
                 test = "order-statistic interval"
-                lo = _order_range(b, kb[0])[0] - _order_range(a, ka[1])[1]
-                hi = _order_range(b, kb[1])[1] - _order_range(a, ka[0])[0]
+                lo = _order_range(hb, kb[0])[0] - _order_range(ha, ka[1])[1]
+                hi = _order_range(hb, kb[1])[1] - _order_range(ha, ka[0])[0]
                 ci = (float(lo), float(hi))
                 sig = lo > 0 or hi < 0
         untested = test == "none"

@@ -107,6 +107,15 @@ def _pump(read, watch, timeout, linger, echo, helper=None, tick=0.1):
         return "interrupted"
 
 
+def echo_to(out):
+    """An echo for run_command and read_port: each chunk to the binary stream `out` at once
+    (flushed), so the console is seen as it arrives."""
+    def echo(chunk):
+        out.write(chunk)
+        out.flush()
+    return echo
+
+
 def run_command(cmd, timeout=None, linger=1.0, echo=None, after_start=None):
     """Run cmd, reading its output (stdout and stderr together) as a console."""
     proc = start_command(cmd)

@@ -1,0 +1,120 @@
+"""ctest tools.imports: the modules of tools/bmlib import one way, with no cycle, counting the
+imports inside functions too (a lazy import only hides a cycle until that function runs). Read
+with `ast`, nothing of bmlib is imported here."""
+import ast
+import os
+
+from conftest import ROOT
+
+BMLIB = os.path.join(ROOT, "tools", "bmlib")
+
+
+def import_graph(folder, package="bmlib"):
+    """{module: set of the package's modules it imports}, from every import statement anywhere
+    in each file (module level, functions, classes, try and if blocks). A name imported from the
+    package itself (`from . import FORMAT`) is an import of __init__."""
+    mods = {f[:-3] for f in os.listdir(folder) if f.endswith(".py")}
+    graph = {}
+    for m in sorted(mods):
+        with open(os.path.join(folder, m + ".py"), encoding="utf-8") as f:
+            tree = ast.parse(f.read(), filename=m + ".py")
+        deps = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    parts = a.name.split(".")
+                    if parts[0] == package:
+                        deps.add(parts[1] if len(parts) > 1 and parts[1] in mods else "__init__")
+            elif isinstance(node, ast.ImportFrom):
+                parts = (node.module or "").split(".") if node.module else []
+                if node.level == 0:
+                    if not parts or parts[0] != package:
+                        continue
+                    parts = parts[1:]
+                elif node.level > 1:
+                    continue   # (above the package: not one of its modules)
+                if parts:
+                    deps.add(parts[0] if parts[0] in mods else "__init__")
+                else:
+                    deps.update(a.name if a.name in mods else "__init__" for a in node.names)
+        deps.discard(m)   # (a module naming itself is not a cycle of modules)
+        graph[m] = deps
+    return graph
+
+
+def cycles(graph):
+    """[(a cycle, the modules of its group)] for every strongly connected group of modules
+    (Tarjan): a cycle is a list of modules, the first repeated at the end, and the group every
+    module on some cycle with it. [] when the graph has none."""
+    index, low, stack, on, groups = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = set()
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.add(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    out = []
+    for group in groups:
+        # a path from the group's first module back to it, inside the group (breadth first)
+        start = min(group)
+        prev, todo = {start: None}, [start]
+        found = None
+        while todo and found is None:
+            v = todo.pop(0)
+            for w in sorted(graph[v] & group):
+                if w == start:
+                    found = v
+                    break
+                if w not in prev:
+                    prev[w] = v
+                    todo.append(w)
+        path = [start]
+        v = found
+        while v is not None and v != start:
+            path.insert(1, v)
+            v = prev[v]
+        out.append((path + [start], sorted(group)))
+    return out
+
+
+def test_bmlib_has_no_import_cycle():
+    graph = import_graph(BMLIB)
+    assert len(graph) > 10 and "log" in graph, sorted(graph)   # (the package was found and read)
+    found = cycles(graph)
+    assert not found, "import cycles in tools/bmlib (imports inside functions count): " + \
+        "; ".join(f"{' -> '.join(c)} (modules on its cycles: {', '.join(g)})" for c, g in found)
+
+
+def test_a_lazy_import_cycle_is_found(tmp_path):
+    """The check itself: a cycle closed by an import inside a function, through `from . import`
+    and `from .x import y`, is found and named; a package without one passes."""
+    pkg = tmp_path / "bmlib"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("FORMAT = 2\n")
+    (pkg / "a.py").write_text("from . import FORMAT, b\n")
+    (pkg / "b.py").write_text("import os\n\n\ndef f():\n    from .c import g\n    return g\n")
+    (pkg / "c.py").write_text("try:\n    import bmlib.a\nexcept ImportError:\n    pass\n")
+    (pkg / "d.py").write_text("from .a import FORMAT\nfrom bmlib import b\n")
+    graph = import_graph(str(pkg))
+    assert graph == {"__init__": set(), "a": {"__init__", "b"}, "b": {"c"}, "c": {"a"}, "d": {"a", "b"}}
+    assert cycles(graph) == [(["a", "b", "c", "a"], ["a", "b", "c"])]
+    (pkg / "b.py").write_text("import os\n")
+    assert cycles(import_graph(str(pkg))) == []
