@@ -6,8 +6,6 @@
 #include "bm/out.h"
 #include "bm/wide.h"
 
-#define WARMUP_WINDOW 8u
-#define WARMUP_STEP 4u
 
 #ifndef BM_SAMPLES
 #define BM_SAMPLES 1000
@@ -25,9 +23,9 @@
 void bm_config_defaults(struct bm_config *cfg)
 {
 	cfg->samples = BM_SAMPLES;
-	cfg->warmup_min = 8;
-	cfg->warmup_max = 256;
-	cfg->warmup_cv_ppm = 20000; /* 2% */
+	cfg->warmup_min = BM_WARMUP_MIN;
+	cfg->warmup_max = BM_WARMUP_MAX;
+	cfg->warmup_cv_ppm = BM_WARMUP_CV_PPM;
 	cfg->min_batch_cycles = BM_MIN_BATCH_CYCLES;
 	cfg->min_batch_ns = 0;
 	cfg->min_batch_reads = 0;
@@ -124,9 +122,9 @@ static int user_call(const struct bm_bench *b, enum bm_user_fn which, struct bm_
 	return bm_band_call(b, which, 0, 0, &res->user_cycles);
 }
 
-const char *const bm_status_names[BM_ST_COUNT] = {
-	"ok", "fail", "trap", "timeout", "stack_overflow", "scratch_overrun",
-};
+#define BM_ST_NAME(e, name, word) name,
+const char *const bm_status_names[BM_ST_COUNT] = {BM_STATUS_LIST(BM_ST_NAME)};
+#undef BM_ST_NAME
 
 static void fail(struct bm_bench_result *res, enum bm_status status, const char *why)
 {
@@ -247,7 +245,7 @@ static int take_samples(void (*batch)(uint32_t, struct bm_delta *), uint32_t ite
  * said so). The scratch is sealed and the clock window opened once it is done. */
 static int set_up(const struct bm_bench *b, struct bm_clock *clk, struct bm_bench_result *res)
 {
-	bm_recover_phase("setup");
+	bm_recover_phase(BM_PHASE_SETUP);
 	if (!b->verify) {
 		fail(res, BM_ST_FAIL, "no verify step");
 		return -1;
@@ -268,7 +266,7 @@ static int set_up(const struct bm_bench *b, struct bm_clock *clk, struct bm_benc
 static uint32_t calibrate(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
                           struct bm_bench_result *res)
 {
-	bm_recover_phase("calibrate");
+	bm_recover_phase(BM_PHASE_CALIBRATE);
 	uint32_t cap = cfg->max_iters;
 	if (b->max_iters && b->max_iters < cap)
 		cap = b->max_iters;
@@ -284,21 +282,21 @@ static uint32_t calibrate(const struct bm_bench *b, const struct bm_config *cfg,
 	return iters > cap ? cap : iters;
 }
 
-/* Warm-up at the calibrated size until the last WARMUP_WINDOW batches agree, tested every
- * WARMUP_STEP batches (a workload that never settles, e.g. one whose input changes every call,
- * would spend more in the test than in its batches; a settled one runs at most WARMUP_STEP - 1
+/* Warm-up at the calibrated size until the last BM_WARMUP_WINDOW batches agree, tested every
+ * BM_WARMUP_STEP batches (a workload that never settles, e.g. one whose input changes every call,
+ * would spend more in the test than in its batches; a settled one runs at most BM_WARMUP_STEP - 1
  * batches more), or until the cap. */
 static void warm_up(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
                     struct bm_bench_result *res)
 {
-	bm_recover_phase("warmup");
-	uint64_t window[WARMUP_WINDOW];
+	bm_recover_phase(BM_PHASE_WARMUP);
+	uint64_t window[BM_WARMUP_WINDOW];
 	uint32_t n = 0;
 	for (;;) {
-		window[n % WARMUP_WINDOW] = run_batch(b, res->iters, 0, oh, res);
+		window[n % BM_WARMUP_WINDOW] = run_batch(b, res->iters, 0, oh, res);
 		n++;
-		if (n >= cfg->warmup_min && n >= WARMUP_WINDOW && (n % WARMUP_STEP == 0 || n >= cfg->warmup_max) &&
-		    bm_window_settled(window, WARMUP_WINDOW, cfg->warmup_cv_ppm)) {
+		if (n >= cfg->warmup_min && n >= BM_WARMUP_WINDOW && (n % BM_WARMUP_STEP == 0 || n >= cfg->warmup_max) &&
+		    bm_window_settled(window, BM_WARMUP_WINDOW, cfg->warmup_cv_ppm)) {
 			res->warmup_settled = 1;
 			break;
 		}
@@ -346,12 +344,12 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 	if (ai->core_per_tick_ppm)
 		res->core_per_tick_ppm = ai->core_per_tick_ppm();
 
-	bm_recover_phase("verify");
+	bm_recover_phase(BM_PHASE_VERIFY);
 	if (user_call(b, BM_USER_VERIFY, res) != 0) {
 		fail(res, BM_ST_FAIL, "verify failed (after warm-up)");
 		goto out;
 	}
-	bm_recover_phase("samples");
+	bm_recover_phase(BM_PHASE_SAMPLES);
 	struct samples_out so;
 	if (take_samples(b->batch, res->iters, cfg->samples, oh, kit, &so) != 0)
 		return -1;
@@ -360,7 +358,7 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 	res->below_overhead += so.below;
 	res->drift_ppm = quarter_drift_ppm(so.qmin, cfg->samples >= 4 ? 4 : 1);
 	/* The workload must still be right after the timed runs, or no number is reported. */
-	bm_recover_phase("verify");
+	bm_recover_phase(BM_PHASE_VERIFY);
 	if (user_call(b, BM_USER_VERIFY, res) != 0) {
 		fail(res, BM_ST_FAIL, "verify failed (after the timed samples)");
 		goto out;
@@ -369,14 +367,14 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 		return -1;
 	const char *wrong = samples_wrong(kit, clk, res);
 	if (wrong) {
-		bm_recover_phase("samples");
+		bm_recover_phase(BM_PHASE_SAMPLES);
 		fail(res, BM_ST_FAIL, wrong);
 		goto out;
 	}
 	res->instret_sum = (struct bm_u128){so.instret_lo, so.instret_hi};
 	res->samples = cfg->samples;
 out:
-	bm_recover_phase("teardown");
+	bm_recover_phase(BM_PHASE_TEARDOWN);
 	if (b->teardown)
 		user_call(b, BM_USER_TEARDOWN, res);
 	return 0;
@@ -426,7 +424,7 @@ static __attribute__((noinline)) int run_guarded(const struct bm_bench *b, const
 	bm_stats_init(&kit->stats);
 	bm_scratch_reset(b->scratch_bytes ? *b->scratch_bytes : 0);
 	bm_guard_stack_paint();
-	bm_recover_phase("setup");
+	bm_recover_phase(BM_PHASE_SETUP);
 
 	if (BM_RECOVERY_POINT()) {
 		/* A fault or the watchdog ended the benchmark. No teardown: its state is unknown. The
@@ -475,7 +473,7 @@ static __attribute__((noinline)) int run_guarded(const struct bm_bench *b, const
 	/* Whatever the benchmark said, a write outside its stack or scratch voids its figures. Found
 	 * only now, so named by the last of its own code that ran (not "teardown" when it has none). */
 	if (!b->teardown && res->status == BM_ST_OK)
-		bm_recover_phase("verify");
+		bm_recover_phase(BM_PHASE_VERIFY);
 	int band_touched;
 	res->stack_used_bytes = bm_guard_stack_check(&band_touched);
 	if (band_touched && res->status != BM_ST_STACK_OVERFLOW)

@@ -15,7 +15,7 @@ static struct {
 	struct bm_fault taken;
 	void *current[3]; /* what the harness needs back at its recovery point (bm_recover_set) */
 	uint64_t tail;
-} rs = {BM_KIT_GUARD, {0}, 0, "setup", {0}, {0}, BM_KIT_GUARD};
+} rs = {BM_KIT_GUARD, {0}, 0, BM_PHASE_SETUP, {0}, {0}, BM_KIT_GUARD};
 
 void **bm_recover_jmpbuf(void)
 {

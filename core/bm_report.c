@@ -229,7 +229,9 @@ static void cell(char *buf, const struct bm_run_info *run, const struct bm_bench
 static void table_row(const struct bm_run_info *run, const struct bm_bench_result *res)
 {
 	char b[BM_FMT_NUM_MAX];
-	static const char *const shown[BM_ST_COUNT] = {"ok", "FAIL", "TRAP", "TIMEOUT", "STACK", "SCRATCH"};
+#define BM_ST_WORD(e, name, word) word,
+	static const char *const shown[BM_ST_COUNT] = {BM_STATUS_LIST(BM_ST_WORD)};
+#undef BM_ST_WORD
 	bm_out_str("  ");
 	if (!res->ok) {
 		bm_out_padded(shown[res->status], STATUS_WIDTH, 0);

@@ -19,16 +19,9 @@ _Static_assert(BM_ST_HI + 339 <= BM_STATS_SLOTS16 && BM_ST_HI >= 339, "split 32-
 extern const uint8_t bm_st_tab_x[256 + 512] __attribute__((alias("bm_st_tab")));
 extern const uint16_t bm_st_edge_x[BM_ST_FINE + 1] __attribute__((alias("bm_st_edge")));
 
-/* 16-bit counts: 13 octaves x 46 bins from bin 84, 1 x 23 from 61, 2 x 6 from 49, one bin per
- * octave below (bin 64 - d), and the zero bin: 682 bins. 32-bit counts: 12 x 23 from 63, 2 x 6
- * from 51, one bin per octave below: 339 bins. */
-#define D16(d) ((d) <= 12 ? (84 + (12 - (d)) * 46) << 6 : (d) == 13 ? 61 << 6 | 1                  \
-                : (d) <= 15 ? (49 + (15 - (d)) * 6) << 6 | 3 : (64 - (d)) << 6 | 6)
-#define D32(d) ((d) <= 11 ? (63 + (11 - (d)) * 23) << 6 | 1                                        \
-                : (d) <= 13 ? (51 + (13 - (d)) * 6) << 6 | 3 : (64 - (d)) << 6 | 6)
-#define R8(M, b) M(b + 7), M(b + 6), M(b + 5), M(b + 4), M(b + 3), M(b + 2), M(b + 1), M(b)
-#define R64(M) R8(M, 56), R8(M, 48), R8(M, 40), R8(M, 32), R8(M, 24), R8(M, 16), R8(M, 8), R8(M, 0)
-const uint16_t bm_st_depth[128] = {R64(D16), R64(D32)};
+/* The layout by depth (tools/gen-stats-tables, from bmlib/layout.py's depth): 682 bins with
+ * 16-bit counts, 339 with 32-bit ones. */
+const uint16_t bm_st_depth[128] = BM_ST_DEPTH_TABLE;
 
 /* Fine bin (0..45) of v >= 1 within its octave e. */
 static unsigned fine_of(uint64_t v, unsigned e)

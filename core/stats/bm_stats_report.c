@@ -2,6 +2,7 @@
  * the histogram with their error bounds, exact moments from the integer sums in wide arithmetic
  * (bm_stats_wide.c), Tukey fences and the outlier summary. Never on the insert path; small code
  * first. */
+#include "bm/shared.h"
 #include "bm/wide.h"
 #include "bm_stats_internal.h"
 
@@ -144,22 +145,16 @@ void bm_stats_bin_range(const struct bm_stats *s, uint64_t value, uint64_t *lo, 
 
 /* ---- report -------------------------------------------------------------------------------- */
 
-/* Two-sided 95% Student t critical values x 10^4, by degrees of freedom. Between rows the
- * lower df's (larger, conservative) value applies; above the last row, 1.9600. */
-static const uint16_t t95_df[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                                  21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 40, 50, 60, 80, 100, 120, 200, 500, 1000};
-static const uint32_t t95_t[] = {
-	127062, 43027, 31824, 27764, 25706, 24469, 23646, 23060, 22622, 22281, 22010, 21788, 21604,
-	21448, 21314, 21199, 21098, 21009, 20930, 20860, 20796, 20739, 20687, 20639, 20595, 20555,
-	20518, 20484, 20452, 20423, 20211, 20086, 20003, 19901, 19840, 19799, 19719, 19647, 19623,
-};
-
+/* Two-sided 95% Student t x 10^4 at df degrees of freedom: between the table's rows the lower df's
+ * (larger, conservative) value, above its last BM_T95_LIMIT (bm/shared.h). */
 static uint32_t t95_e4(uint64_t df)
 {
-	uint32_t t = 19600;
-	for (unsigned i = 0; i < sizeof t95_df / sizeof t95_df[0] && t95_df[i] <= df; i++)
+	static const uint16_t t95_df[BM_T95_ROWS] = BM_T95_DF;
+	static const uint32_t t95_t[BM_T95_ROWS] = BM_T95_E4;
+	uint32_t t = BM_T95_LIMIT;
+	for (unsigned i = 0; i < BM_T95_ROWS && t95_df[i] <= df; i++)
 		t = t95_t[i];
-	return df > 1000 ? 19600 : t;
+	return df > t95_df[BM_T95_ROWS - 1] ? BM_T95_LIMIT : t;
 }
 
 /* Tukey fences (Q1 - 1.5 IQR, Q3 + 1.5 IQR) and the outlier summary. A value v is below the low

@@ -1,7 +1,7 @@
 """A real board through a real pseudo-terminal: QEMU (BM_QEMU_CMD: its command line without
 -serial/-nographic/-monitor, shell-quoted) starts paused with `-serial pty`; bm capture opens
 the pty and unpauses it with --start (QMP), so nothing is lost; the records must be clean and
-the run must pass. Skipped only when BM_QEMU_CMD is not set. BM_QEMU_TIMEOUT: seconds (300)."""
+the run must pass. Skipped only when BM_QEMU_CMD is not set. BM_QEMU_TIMEOUT_S: seconds (300)."""
 import os
 import re
 import shlex
@@ -35,7 +35,7 @@ def test_capture_qemu_through_pty(tmp_path):
         threading.Thread(target=_pty_of, args=(q, found, done), daemon=True).start()
         assert done.wait(30) and found, f"QEMU did not report its pty ({shlex.join(cmd)})"
         out, raw = tmp_path / "records.jsonl", tmp_path / "raw.log"
-        timeout = os.environ.get("BM_QEMU_TIMEOUT", "300")
+        timeout = os.environ.get("BM_QEMU_TIMEOUT_S", "300")
         p = bm("capture", "--quiet", "--port", found[0], "-o", out, "--raw", raw, "--timeout", timeout,
                "--start", f"{PY} {os.path.join(HERE, 'qmp_cont.py')} {sock}", timeout=float(timeout) + 60)
         no_crash(p)

@@ -2,4 +2,4 @@
 subcommand of tools/bm reads through, and one small module per subcommand.
 The record format this implements is docs/records.md (format 2)."""
 
-FORMAT = 2
+from .shared import FORMAT  # noqa: F401 (the record format this implements)

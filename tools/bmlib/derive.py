@@ -6,30 +6,14 @@ refuses a result its own distribution does not give, and a hist record no state 
 import math
 from decimal import Decimal
 
-from . import layout
+from . import layout, shared
 
 U64_MAX = layout.U64_MAX
 U32_MAX = 2**32 - 1
 U128_MAX = 2**128 - 1
 
-# Two-sided 95% Student t x 10^4 by degrees of freedom (bm_stats_report.c's t95_df / t95_t).
-_T95 = ((1, 127062), (2, 43027), (3, 31824), (4, 27764), (5, 25706), (6, 24469), (7, 23646),
-        (8, 23060), (9, 22622), (10, 22281), (11, 22010), (12, 21788), (13, 21604), (14, 21448),
-        (15, 21314), (16, 21199), (17, 21098), (18, 21009), (19, 20930), (20, 20860), (21, 20796),
-        (22, 20739), (23, 20687), (24, 20639), (25, 20595), (26, 20555), (27, 20518), (28, 20484),
-        (29, 20452), (30, 20423), (40, 20211), (50, 20086), (60, 20003), (80, 19901), (100, 19840),
-        (120, 19799), (200, 19719), (500, 19647), (1000, 19623))
 # The quantiles a result record shows, as (num, den) of a nearest rank, as the report asks for them
 RANKS = {"p50": (1, 2), "p90": (9, 10), "p99": (99, 100), "p999": (999, 1000)}
-
-
-def _t95(df):
-    t = 19600
-    for d, v in _T95:
-        if d > df:
-            break
-        t = v
-    return 19600 if df > 1000 else t
 
 
 def _round(x, d):
@@ -180,7 +164,7 @@ class Hist:
         stddev = ci95 = cv = 0
         if n >= 2 and not self.sum_saturated:
             v = max(0, n * s2 - s1 * s1)
-            t = _t95(n - 1)
+            t = shared.t95_e4(n - 1)
             stddev = min(U128_MAX, _root(v * 10**6, n * (n - 1) * div * div))
             ci95 = min(U128_MAX, _root(v * t * t, n * n * (n - 1) * div * div * 100))
             if s1:
@@ -350,9 +334,9 @@ def figure_problems(d):
             out.append(f"stddev = {d['stddev']} is more than {n} values within min..max "
                        f"({d['min']}..{d['max']}) can spread")
         # ci95 = t stddev / sqrt(n): k^2 = t^2 / n
-        k2 = F(_t95(n - 1), 10**4) ** 2 / n
+        k2 = F(shared.t95_e4(n - 1), 10**4) ** 2 / n
         if (ci + half) ** 2 < max(sd - half, 0) ** 2 * k2 or (ci > half and (ci - half) ** 2 > (sd + half) ** 2 * k2):
-            out.append(f"ci95 = {d['ci95']} is not t x stddev / sqrt(n) (t = {_t95(n - 1) / 10**4}, "
+            out.append(f"ci95 = {d['ci95']} is not t x stddev / sqrt(n) (t = {shared.t95_e4(n - 1) / 10**4}, "
                        f"stddev = {d['stddev']}, n = {n})")
         # cv_ppm = 10^6 stddev / mean, rounded to an integer (untestable where the mean rounds to 0)
         if cv < U64_MAX and mean > half:

@@ -29,8 +29,12 @@ for _g in range(FINE):
         _GROUP[_t - LO] = _g
 
 
-def _depth(wide, d):
-    """(first bin, shift) of the octave d below the top (D16 / D32 in bm_stats_layout.c)."""
+def depth(wide, d):
+    """(first bin, shift) of the octave d below the top, for 16-bit (wide 0) or 32-bit counts: 16-bit
+    counts have 13 octaves x 46 bins from bin 84, 1 x 23 from 61, 2 x 6 from 49, one bin per octave
+    below (bin 64 - d), and the zero bin: 682 bins; 32-bit counts 12 x 23 from 63, 2 x 6 from 51,
+    one bin per octave below: 339 bins. The firmware's table bm_st_depth is generated from this
+    (tools/gen-stats-tables)."""
     if not wide:
         if d <= 12:
             return 84 + (12 - d) * 46, 0
@@ -69,7 +73,7 @@ def bin_of(wide, top, v):
     if v == 0:
         return 0
     e = v.bit_length() - 1
-    base, sh = _depth(wide, top - e)
+    base, sh = depth(wide, top - e)
     t = ((v << (63 - e)) & U64_MAX) >> 54
     return base + (_GROUP[t - LO] >> sh)
 
@@ -79,7 +83,7 @@ def bin_range(wide, top, i):
     if i == 0:
         return 0, 0
     for d in range(top + 1):
-        base, sh = _depth(wide, d)
+        base, sh = depth(wide, d)
         if not base <= i < base + per_octave(sh):
             continue
         e = top - d

@@ -6,15 +6,13 @@ from decimal import Decimal
 
 from . import derive, layout
 from .records import DEC_MAX, U64_MAX, NonFinite
+from .shared import PHASES, STATUSES, WARMUP_WINDOW  # noqa: F401 (the firmware's: tools/gen-shared)
 
 DEC128_MAX = Decimal(f"{(2**128 - 1) // 1000}.{(2**128 - 1) % 1000:03d}")   # a milli figure in 128 bits
 
 U32_MAX = derive.U32_MAX     # the firmware's 32-bit counters (bm/harness_internal.h)
-WARMUP_WINDOW = 8            # core/bm_harness.c: the warm-up settles over its last 8 batches
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")   # BM_BENCHMARK's name is a C identifier (bm-link)
 
-STATUSES = ("ok", "fail", "trap", "timeout", "stack_overflow", "scratch_overrun")
-PHASES = ("setup", "calibrate", "warmup", "verify", "samples", "teardown")
 BUILT_FOR = ("qemu-icount", "qemu", "hardware", "hosted")
 QUANTILES = ("min", "p50", "p90", "p99", "p999", "max")
 # What "only ok carries figures" forbids on any other status.

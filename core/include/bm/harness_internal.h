@@ -7,6 +7,7 @@
 
 #include "bm/bench.h"
 #include "bm/harness.h"
+#include "bm/shared.h"
 #include "bm/stats.h"
 #include "bm/wide.h"
 
@@ -33,17 +34,13 @@ struct bm_clock {
 	int open;              /* a window is open (its first reading was taken) */
 };
 
-/* How a benchmark ended (the result record's "status"). */
-enum bm_status {
-	BM_ST_OK,              /* ran and verified: the only status with figures */
-	BM_ST_FAIL,            /* setup failed or the result was wrong */
-	BM_ST_TRAP,            /* an exception, recovered */
-	BM_ST_TIMEOUT,         /* overran its budget: the watchdog fired */
-	BM_ST_STACK_OVERFLOW,  /* ran past the bottom of the stack (faulted, or touched the guard band) */
-	BM_ST_SCRATCH_OVERRUN, /* wrote outside its scratch allocations */
-	BM_ST_COUNT
-};
-extern const char *const bm_status_names[BM_ST_COUNT];
+/* How a benchmark ended (the result record's "status"; what each means: tools/bmlib/shared.py):
+ * BM_ST_OK (the only status with figures), BM_ST_FAIL, BM_ST_TRAP, BM_ST_TIMEOUT,
+ * BM_ST_STACK_OVERFLOW, BM_ST_SCRATCH_OVERRUN. */
+#define BM_ST_ENUM(e, name, word) BM_ST_##e,
+enum bm_status { BM_STATUS_LIST(BM_ST_ENUM) BM_ST_COUNT };
+#undef BM_ST_ENUM
+extern const char *const bm_status_names[BM_ST_COUNT]; /* the record's word for each */
 
 struct bm_bench_result {
 	int ok;                     /* 1: ran and verified (status BM_ST_OK) */

@@ -7,9 +7,8 @@
 
 #include <stdint.h>
 
+#include "bm/shared.h" /* BM_RECORD_FORMAT */
 #include "bm/wide.h"
-
-#define BM_RECORD_FORMAT 2
 
 #define BM_RECORD_CHUNK 64
 
