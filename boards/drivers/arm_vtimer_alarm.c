@@ -1,6 +1,6 @@
 /* Virtual-timer watchdog (see arm_vtimer_alarm.h). GICv2 registers from the GIC architecture
  * specification v2 (IHI 0048B), the BCM2836 local controller's from the QA7 document. */
-#include "arch/a64.h"
+#include "arch/arch.h"
 #include "arm_vtimer_alarm.h"
 
 #define VTIMER_PPI 27u
@@ -39,7 +39,7 @@ int arm_vtimer_alarm_init(struct bm_alarm *a)
 void arm_vtimer_alarm_arm(struct bm_alarm *a, uint32_t ms)
 {
 	const struct arm_vtimer_alarm *t = (const struct arm_vtimer_alarm *)a;
-	uint64_t hz = arch_sysreg_read(cntfrq_el0) & 0xffffffffu;
+	uint64_t hz = arch_cntfrq_hz();
 	arch_sysreg_write(cntv_cval_el0, arch_sysreg_read(cntvct_el0) + (uint64_t)ms * hz / 1000u);
 	arch_sysreg_write(cntv_ctl_el0, CNTV_CTL_ENABLE); /* not masked */
 	if (t->intc == ARM_VTIMER_GICV2) {
