@@ -1,8 +1,8 @@
 /* Cortex-M fault causes in words: the configurable fault status (CFSR: MMFSR, BFSR, UFSR) and
  * HFSR decoded, or on ARMv6-M, which has no status registers, what the instruction at the
- * faulting PC says. Included by trap.c only, so the handler is one translation unit and the
- * compiler inlines these as it did when they were part of it: the handler's instruction count
- * is part of every figure measured after a fault under deterministic QEMU. */
+ * faulting PC says. Static functions included by trap.c only, so the handler is one translation
+ * unit and the compiler can inline them into it: the handler's instruction count is part of
+ * every figure measured after a fault under deterministic QEMU. */
 #ifndef ARCH_ARMV7M_FAULT_DECODE_H
 #define ARCH_ARMV7M_FAULT_DECODE_H
 

@@ -21,8 +21,8 @@ static void pio_write(uintptr_t port, uint8_t v)
 	arch_outb((uint16_t)port, v);
 }
 
-/* One instruction for a whole burst: a call and an out per byte were most of what the console
- * cost here. */
+/* One instruction for a whole burst: a call and an out per byte would be most of what the
+ * console costs here. */
 static void pio_write_rep(uintptr_t port, const char *s, size_t n)
 {
 	__asm__ volatile("rep outsb" : "+S"(s), "+c"(n) : "d"((uint16_t)port) : "memory");
@@ -242,8 +242,8 @@ static uint64_t chain_ticks(uint32_t n)
  * during the run shows up in the figures of the benchmark it hit. The chain is timed at 513 and
  * at 1 iteration and the difference taken, so the counter's own read cost (~100 ticks with the
  * serialising cpuid) and the loop's entry cancel: 4,096 core cycles then give the ratio within
- * about 0.5% (the read's jitter). One plain long chain had to be 80,000 cycles long (6% of a
- * deterministic run's instructions); differencing 1,024 and 512 iterations cost three times this. */
+ * about 0.5% (the read's jitter), where one plain chain would need 80,000 cycles (6% of a
+ * deterministic run's instructions) to outweigh the read cost. */
 static uint32_t core_per_tick_ppm(void)
 {
 	const uint32_t n = 512; /* 4,096 core cycles */
