@@ -24,48 +24,51 @@ extern char arch_semihost_hlt[];
 /* Back to the harness's recovery point from the handler (vectors.S). */
 __attribute__((noreturn)) void arch_recover_el1(void);
 
-
-#define EC_UNKNOWN 0x00
+/* The vectors' kind (vectors.S: the vector index): bits 1:0 the type, bits 3:2 the source. */
+#define KIND_TYPE(kind) ((kind) & 3)
+#define KIND_SOURCE(kind) (((kind) >> 2) & 3)
+#define KIND_SYNC 0
+#define KIND_IRQ 1
 
 static const char *ec_name(unsigned ec)
 {
 	switch (ec) {
-	case 0x00: return "undefined instruction (EC unknown reason)";
-	case 0x01: return "trapped WFI/WFE";
-	case 0x07: return "FP/SIMD access trapped";
-	case 0x0e: return "illegal execution state";
-	case 0x15: return "SVC instruction";
-	case 0x16: return "HVC instruction";
-	case 0x17: return "SMC instruction";
-	case 0x18: return "trapped MSR/MRS/system instruction";
-	case 0x20: return "instruction abort from a lower EL";
-	case 0x21: return "instruction abort";
-	case 0x22: return "PC alignment fault";
-	case 0x24: return "data abort from a lower EL";
-	case 0x25: return "data abort";
-	case 0x26: return "SP alignment fault";
-	case 0x2c: return "floating-point exception";
-	case 0x2f: return "SError";
-	case 0x30: case 0x31: return "breakpoint";
-	case 0x32: case 0x33: return "software step";
-	case 0x34: case 0x35: return "watchpoint";
-	case 0x3c: return "BRK instruction";
+	case ESR_EC_UNKNOWN: return "undefined instruction (EC unknown reason)";
+	case ESR_EC_WFX: return "trapped WFI/WFE";
+	case ESR_EC_FP: return "FP/SIMD access trapped";
+	case ESR_EC_ILLEGAL_STATE: return "illegal execution state";
+	case ESR_EC_SVC64: return "SVC instruction";
+	case ESR_EC_HVC64: return "HVC instruction";
+	case ESR_EC_SMC64: return "SMC instruction";
+	case ESR_EC_SYSREG: return "trapped MSR/MRS/system instruction";
+	case ESR_EC_IABT_LOWER: return "instruction abort from a lower EL";
+	case ESR_EC_IABT: return "instruction abort";
+	case ESR_EC_PC_ALIGN: return "PC alignment fault";
+	case ESR_EC_DABT_LOWER: return "data abort from a lower EL";
+	case ESR_EC_DABT: return "data abort";
+	case ESR_EC_SP_ALIGN: return "SP alignment fault";
+	case ESR_EC_FP_EXC64: return "floating-point exception";
+	case ESR_EC_SERROR: return "SError";
+	case ESR_EC_BREAKPT_LOWER: case ESR_EC_BREAKPT: return "breakpoint";
+	case ESR_EC_SSTEP_LOWER: case ESR_EC_SSTEP: return "software step";
+	case ESR_EC_WATCHPT_LOWER: case ESR_EC_WATCHPT: return "watchpoint";
+	case ESR_EC_BRK64: return "BRK instruction";
 	default: return "unknown exception class";
 	}
 }
 
-/* The fault status code (ISS bits 5:0) of instruction and data aborts. */
+/* The fault status code of instruction and data aborts. */
 static const char *fault_status(unsigned fsc)
 {
-	switch (fsc & 0x3c) {
-	case 0x00: return "address size fault";
-	case 0x04: return "translation fault (address not mapped)";
-	case 0x08: return "access flag fault";
-	case 0x0c: return "permission fault";
+	switch (ESR_FSC_TYPE(fsc)) {
+	case ESR_FSC_ADDR_SIZE: return "address size fault";
+	case ESR_FSC_TRANSLATION: return "translation fault (address not mapped)";
+	case ESR_FSC_ACCESS_FLAG: return "access flag fault";
+	case ESR_FSC_PERMISSION: return "permission fault";
 	}
-	if (fsc == 0x10)
+	if (fsc == ESR_FSC_SYNC_EXTERNAL)
 		return "synchronous external abort";
-	if (fsc == 0x21)
+	if (fsc == ESR_FSC_ALIGNMENT)
 		return "alignment fault";
 	return "other fault";
 }
@@ -89,13 +92,13 @@ static char cause_buf[128];
 static const char *cause_of(uint64_t kind, unsigned ec, uint64_t esr, uint64_t from_el)
 {
 	static const char *const el_names[4] = {"", "", " (taken at EL2)", " (taken at EL3)"};
-	int sync = (kind & 3) == 0;
-	char *p = bm_append_str(cause_buf, sync ? ec_name(ec) : kind_names[kind & 3]);
-	if (sync && (ec == 0x20 || ec == 0x21 || ec == 0x24 || ec == 0x25)) {
+	int sync = KIND_TYPE(kind) == KIND_SYNC;
+	char *p = bm_append_str(cause_buf, sync ? ec_name(ec) : kind_names[KIND_TYPE(kind)]);
+	if (sync && (ec == ESR_EC_IABT_LOWER || ec == ESR_EC_IABT || ec == ESR_EC_DABT_LOWER || ec == ESR_EC_DABT)) {
 		p = bm_append_str(p, ", ");
-		p = bm_append_str(p, fault_status((unsigned)esr & 0x3f));
-		if (ec >= 0x24)
-			p = bm_append_str(p, (esr & (1u << 6)) ? " on a write" : " on a read");
+		p = bm_append_str(p, fault_status((unsigned)ESR_FSC(esr)));
+		if (ec >= ESR_EC_DABT_LOWER)
+			p = bm_append_str(p, (esr & ESR_ISS_WNR) ? " on a write" : " on a read");
 	}
 	bm_append_str(p, el_names[from_el & 3]);
 	return cause_buf;
@@ -106,17 +109,17 @@ static const char *cause_of(uint64_t kind, unsigned ec, uint64_t esr, uint64_t f
 uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far, uint64_t sp);
 uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far, uint64_t sp)
 {
-	unsigned ec = (unsigned)(esr >> 26) & 0x3f;
-	int sync = (kind & 3) == 0;
+	unsigned ec = (unsigned)ESR_EC(esr);
+	int sync = KIND_TYPE(kind) == KIND_SYNC;
 	uint64_t from_el = arch_sysreg_read(tpidrro_el0); /* 2 or 3: forwarded (vectors.S) */
 	arch_sysreg_write(tpidrro_el0, 0);
 
 	/* A probe (BM_PROBE) of a register a hypervisor may hide: skip the 4-byte instruction. */
-	if (sync && (ec == EC_UNKNOWN || ec == 0x18) && bm_probe_fault())
+	if (sync && (ec == ESR_EC_UNKNOWN || ec == ESR_EC_SYSREG) && bm_probe_fault())
 		return elr + 4;
 	/* A semihosting call with no debugger attached (a real board): the end record is out,
 	 * nothing more to say. */
-	if (sync && ec == EC_UNKNOWN && elr == (uint64_t)(uintptr_t)arch_semihost_hlt)
+	if (sync && ec == ESR_EC_UNKNOWN && elr == (uint64_t)(uintptr_t)arch_semihost_hlt)
 		halt_forever();
 	/* A trap while reporting a trap: the console or exit path is broken; stop here. */
 	if (in_trap == IN_TRAP)
@@ -124,9 +127,10 @@ uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far, uint
 
 	/* The only interrupt the kit enables is the watchdog's. Aborts and alignment faults have
 	 * a fault address (FAR). */
-	int abort = sync && (ec == 0x20 || ec == 0x21 || ec == 0x24 || ec == 0x25 || ec == 0x22 || ec == 0x26);
+	int abort = sync && (ec == ESR_EC_IABT_LOWER || ec == ESR_EC_IABT || ec == ESR_EC_DABT_LOWER ||
+	                     ec == ESR_EC_DABT || ec == ESR_EC_PC_ALIGN || ec == ESR_EC_SP_ALIGN);
 	struct bm_fault f = {
-		.kind = (kind & 3) == 1 ? BM_FAULT_TIMEOUT : BM_FAULT_TRAP,
+		.kind = KIND_TYPE(kind) == KIND_IRQ ? BM_FAULT_TIMEOUT : BM_FAULT_TRAP,
 		.has_addr = abort,
 		.cause = cause_of(kind, ec, esr, from_el),
 		.code = esr, .pc = elr, .addr = far, .sp = sp,
@@ -146,9 +150,9 @@ uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far, uint
 	bm_out_str(" FAR_EL1=0x");
 	bm_out_hex(far, 16);
 	bm_out_str("\n*** ");
-	bm_out_str(kind_names[kind & 3]);
+	bm_out_str(kind_names[KIND_TYPE(kind)]);
 	bm_out_str(" exception taken from ");
-	bm_out_str(source_names[(kind >> 2) & 3]);
+	bm_out_str(source_names[KIND_SOURCE(kind)]);
 	bm_out_str("\n*** the run is aborted (exit status 3)\n");
 	bm_board_exit(BM_EXIT_TRAP);
 }
@@ -187,8 +191,8 @@ static void add_fact(const char *key, const char *value)
 
 static const char *core_name(uint64_t midr)
 {
-	unsigned implementer = (unsigned)(midr >> 24) & 0xff, part = (unsigned)(midr >> 4) & 0xfff;
-	if (implementer != 0x41)
+	unsigned implementer = (unsigned)MIDR_IMPLEMENTER(midr), part = (unsigned)MIDR_PARTNUM(midr);
+	if (implementer != MIDR_IMPLEMENTER_ARM)
 		return "non-Arm core";
 	switch (part) {
 	case 0xd03: return "Cortex-A53";
@@ -215,32 +219,31 @@ static void spin(void)
 static void pmu_init(void)
 {
 	uint64_t dfr0 = arch_sysreg_read(id_aa64dfr0_el1);
-	unsigned pmuver = (unsigned)(dfr0 >> 8) & 0xf;
-	if (pmuver == 0 || pmuver == 0xf)
+	unsigned pmuver = (unsigned)ID_AA64DFR0_PMUVER(dfr0);
+	if (pmuver == PMUVER_NONE || pmuver == PMUVER_IMPDEF)
 		bm_config_error("this core has no PMUv3 (ID_AA64DFR0_EL1.PMUVer); the cycle snapshot reads PMCCNTR_EL0");
 	uint64_t pmcr = 0;
 	if (!BM_PROBE(pmcr = arch_sysreg_read(pmcr_el0)))
 		bm_config_error("PMU registers are not accessible at EL1 (trapped by a hypervisor?)");
-	unsigned n = (unsigned)(pmcr >> 11) & 0x1f;
+	unsigned n = (unsigned)PMCR_N(pmcr);
 	/* The snapshot uses event counter 0 even when it cannot count instructions. */
 	if (n == 0)
 		bm_config_error("the PMU has no event counters (PMCR_EL0.N = 0); the snapshot needs counter 0");
-	int inst_impl = (arch_sysreg_read(pmceid0_el0) >> 8) & 1; /* INST_RETIRED, event 0x08 */
+	int inst_impl = (arch_sysreg_read(pmceid0_el0) >> PMU_EVENT_INST_RETIRED) & 1;
 
 	/* Counters off and cleared while they are set up; no overflow interrupts. */
-	arch_sysreg_write(pmcntenclr_el0, 0xffffffffu);
-	arch_sysreg_write(pmintenclr_el1, 0xffffffffu);
-	arch_sysreg_write(pmovsclr_el0, 0xffffffffu);
+	arch_sysreg_write(pmcntenclr_el0, PMU_ALL_COUNTERS);
+	arch_sysreg_write(pmintenclr_el1, PMU_ALL_COUNTERS);
+	arch_sysreg_write(pmovsclr_el0, PMU_ALL_COUNTERS);
 	/* Filters: count at EL1 and EL0 non-secure (all bits 0: P, U, NSK, NSU = 0; NSH = 0, so not
 	 * EL2). We always run at non-secure EL1 (start.S), so no NSH/SPME games are needed. */
 	arch_sysreg_write(pmccfiltr_el0, 0);
-	arch_sysreg_write(pmevtyper0_el0, inst_impl ? 0x08 : 0);
-	/* PMCR_EL0: E (enable), P and C (reset event and cycle counters), LC (64-bit cycle counter
-	 * overflow), keeping the read-only fields. */
-	arch_sysreg_write(pmcr_el0, (pmcr & ~0xffull) | (1u << 6) | (1u << 2) | (1u << 1) | (1u << 0));
-	/* EL0 may read the cycle and event counters too: EN, CR, ER (software at EL0, if any). */
-	arch_sysreg_write(pmuserenr_el0, (1u << 0) | (1u << 2) | (1u << 3));
-	arch_sysreg_write(pmcntenset_el0, (1u << 31) | (inst_impl ? 1u : 0u));
+	arch_sysreg_write(pmevtyper0_el0, inst_impl ? PMU_EVENT_INST_RETIRED : 0);
+	/* Enabled, event and cycle counters reset, a 64-bit cycle counter; the read-only fields kept. */
+	arch_sysreg_write(pmcr_el0, (pmcr & ~PMCR_CONTROL) | PMCR_LC | PMCR_C | PMCR_P | PMCR_E);
+	/* EL0 may read the cycle and event counters too (software at EL0, if any). */
+	arch_sysreg_write(pmuserenr_el0, PMUSERENR_EN | PMUSERENR_CR | PMUSERENR_ER);
+	arch_sysreg_write(pmcntenset_el0, PMCNTEN_C | (inst_impl ? PMCNTEN_P0 : 0u));
 	arch_isb(); /* the enables take effect before the first reading */
 
 	uint64_t c0 = arch_sysreg_read(pmccntr_el0), i0 = arch_sysreg_read(pmevcntr0_el0);

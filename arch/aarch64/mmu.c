@@ -20,26 +20,11 @@
 /* MAIR_EL1 attribute indexes. */
 #define ATTR_DEVICE_nGnRE 1
 #define ATTR_NORMAL_WB 2
-#define MAIR_VALUE ((0x04ull << (8 * ATTR_DEVICE_nGnRE)) | (0xffull << (8 * ATTR_NORMAL_WB)))
+#define MAIR_VALUE (MAIR_ATTR(ATTR_DEVICE_nGnRE, MAIR_DEVICE_nGnRE) | MAIR_ATTR(ATTR_NORMAL_WB, MAIR_NORMAL_WB))
 
-#define DESC_TABLE 3ull
-#define DESC_BLOCK 1ull
-#define DESC_PAGE 3ull
-#define DESC_ATTR(i) ((uint64_t)(i) << 2)
-#define DESC_RO (1ull << 7)    /* AP[2]: read-only at EL1 */
-#define DESC_SH_INNER (3ull << 8)
-#define DESC_AF (1ull << 10)   /* access flag set: no access-flag faults (no hardware AF on v8.0) */
-#define DESC_PXN (1ull << 53)
-#define DESC_UXN (1ull << 54)
-
-/* TCR_EL1: T0SZ 32, table walks inner/outer write-back cacheable and inner shareable, 4 KiB
- * granule, TTBR1 walks disabled (EPD1), 32-bit physical addresses (IPS 0): both boards fit. */
-#define TCR_VALUE (32ull | (1ull << 8) | (1ull << 10) | (3ull << 12) | (1ull << 23))
-
-#define SCTLR_M (1ull << 0)
-#define SCTLR_A (1ull << 1)
-#define SCTLR_C (1ull << 2)
-#define SCTLR_I (1ull << 12)
+/* TCR_EL1: 4 GiB of VA, table walks inner/outer write-back cacheable and inner shareable, 4 KiB
+ * granule, TTBR1 walks disabled, 32-bit physical addresses (IPS 0): both boards fit. */
+#define TCR_VALUE (TCR_T0SZ(32) | TCR_IRGN0_WB | TCR_ORGN0_WB | TCR_SH0_INNER | TCR_TG0_4K | TCR_EPD1)
 
 extern char __flash_origin[], __flash_limit[], __stack_bottom[], __stack_guard_size[];
 

@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "arch/devices.h"
+#include "arch/riscv.h"
 #include "bm/out.h"
 #include "bm/port.h"
 
@@ -21,7 +22,6 @@ static volatile uint32_t in_trap;
 
 /* Address of the semihosting ebreak, so a board without a debugger halts quietly (see semihost.S). */
 extern char arch_semihost_ebreak[];
-
 
 static const char *const exception_names[] = {
 	"instruction address misaligned", "instruction access fault", "illegal instruction",
@@ -47,23 +47,24 @@ static void halt_forever(void)
 extern char __trap_stack_top[];
 
 /* Exceptions whose mtval holds the faulting address: misaligned and access/page faults. */
-#define ADDR_CAUSES ((1u << 0) | (1u << 1) | (1u << 4) | (1u << 5) | (1u << 6) | (1u << 7) | \
-                     (1u << 12) | (1u << 13) | (1u << 15))
-#define IRQ_MTIMER 7u
+#define ADDR_CAUSES                                                                                \
+	((1u << EXC_INSN_MISALIGNED) | (1u << EXC_INSN_ACCESS) | (1u << EXC_LOAD_MISALIGNED) |     \
+	 (1u << EXC_LOAD_ACCESS) | (1u << EXC_STORE_MISALIGNED) | (1u << EXC_STORE_ACCESS) |        \
+	 (1u << EXC_INSN_PAGE) | (1u << EXC_LOAD_PAGE) | (1u << EXC_STORE_PAGE))
 
 /* Called from arch_trap_entry (start.S) with the interrupted sp. Returns the address to resume
  * at; does not return when the fault ends the benchmark (recovery) or the run. */
 unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long mtval, unsigned long sp);
 unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long mtval, unsigned long sp)
 {
-	const unsigned long irq_bit = 1ul << (__riscv_xlen - 1);
+	const unsigned long irq_bit = MCAUSE_INTERRUPT;
 	unsigned long code = mcause & ~irq_bit;
 
 	/* A probe of an optional CSR (BM_PROBE): skip the 4-byte instruction. */
-	if (mcause == 2 && bm_probe_fault())
+	if (mcause == EXC_ILLEGAL_INSN && bm_probe_fault())
 		return mepc + 4;
 	/* A semihosting call with no debugger attached (a real board): nothing more to say. */
-	if (mcause == 3 && mepc == (unsigned long)arch_semihost_ebreak)
+	if (mcause == EXC_BREAKPOINT && mepc == (unsigned long)arch_semihost_ebreak)
 		halt_forever();
 	/* A trap while reporting a trap: the console or exit path is broken; stop here. */
 	if (in_trap == IN_TRAP)
@@ -78,14 +79,14 @@ unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long 
 	}
 	int is_irq = (mcause & irq_bit) != 0;
 	struct bm_fault f = {
-		.kind = is_irq && code == IRQ_MTIMER ? BM_FAULT_TIMEOUT : BM_FAULT_TRAP,
+		.kind = is_irq && code == IRQ_M_TIMER ? BM_FAULT_TIMEOUT : BM_FAULT_TRAP,
 		.has_addr = !is_irq && code < 32 && ((ADDR_CAUSES >> code) & 1),
 		.cause = what, .code = mcause, .pc = mepc, .addr = mtval, .sp = sp,
 	};
 	if (bm_fault_take(&f)) {
 		/* The entry swapped sp with mscratch: give the trap stack back, then continue in
 		 * the harness (M-mode throughout; MIE stays off until the next alarm is armed). */
-		arch_csr_write(mscratch, (unsigned long)__trap_stack_top);
+		arch_mscratch_write((unsigned long)__trap_stack_top);
 		bm_recover();
 	}
 	in_trap = IN_TRAP;
@@ -119,15 +120,9 @@ static void add_fact(const char *key, const char *value)
 /* Linker symbols (linker/common.ld, the board's memory.ld). */
 extern char __stack_bottom[], __stack_guard_size[], __flash_origin[], __flash_limit[];
 
-/* PMP_TOR region [previous entry's address, addr), locked so that it binds M-mode too. */
-#define PMP_R 0x01u
-#define PMP_X 0x04u
-#define PMP_TOR 0x08u
-#define PMP_L 0x80u
-
-/* Hardware guards, with PMP entries 0..3 (every core with PMP has at least 4... FE310: 8):
- * the whole FLASH region read/execute only, so a stray store (a stack frame far below the stack,
- * a wild pointer) faults instead of rewriting code that QEMU keeps in RAM; and the guard below the
+/* Hardware guards, with PMP entries 0..3 (every core with PMP has at least 4; FE310: 8): the
+ * whole FLASH region read/execute only, so a stray store (a stack frame far below the stack, a
+ * wild pointer) faults instead of rewriting code that QEMU keeps in RAM; and the guard below the
  * stack no access at all. Locked entries bind M-mode and stay until reset, which is what we want.
  * Returns 0 when the core has no PMP (the CSR write traps). */
 static int pmp_guard(void)
@@ -135,32 +130,31 @@ static int pmp_guard(void)
 	unsigned long code_lo = (unsigned long)__flash_origin, code_hi = (unsigned long)__flash_limit;
 	unsigned long guard_hi = (unsigned long)__stack_bottom;
 	unsigned long guard_lo = guard_hi - (unsigned long)__stack_guard_size;
-	if (!BM_PROBE(arch_csr_write(pmpaddr0, code_lo >> 2)))
+	if (!BM_PROBE(arch_pmpaddr0_write(PMP_ADDR(code_lo))))
 		return 0;
-	arch_csr_write(pmpaddr1, code_hi >> 2);
-	arch_csr_write(pmpaddr2, guard_lo >> 2);
-	arch_csr_write(pmpaddr3, guard_hi >> 2);
+	arch_pmpaddr1_write(PMP_ADDR(code_hi));
+	arch_pmpaddr2_write(PMP_ADDR(guard_lo));
+	arch_pmpaddr3_write(PMP_ADDR(guard_hi));
 	/* entry 0: OFF (the base of entry 1); 1: TOR code R|X; 2: OFF (guard base); 3: TOR none */
-	unsigned long cfg = ((unsigned long)(PMP_TOR | PMP_L | PMP_R | PMP_X) << 8) |
-	                    ((unsigned long)(PMP_TOR | PMP_L) << 24);
-	arch_csr_write(pmpcfg0, cfg);
+	arch_pmpcfg0_write(PMPCFG_ENTRY(1, PMP_A_TOR | PMP_L | PMP_R | PMP_X) |
+	                   PMPCFG_ENTRY(3, PMP_A_TOR | PMP_L));
 	return 1;
 }
 
 void arch_init(void)
 {
 	/* Counters run: clear every inhibit bit (mcountinhibit is priv 1.11; older cores trap). */
-	int ok = BM_PROBE(arch_csr_write(0x320, 0));
+	int ok = BM_PROBE(arch_mcountinhibit_write(0));
 	add_fact("mcountinhibit", ok ? "cleared" : "absent");
-	/* Lower privilege levels may read cycle, time and instret (CY|TM|IR). mcounteren exists
-	 * when U-mode does, scounteren when S-mode does. */
-	ok = BM_PROBE(arch_csr_write(mcounteren, 7));
+	/* Lower privilege levels may read cycle, time and instret. mcounteren exists when U-mode
+	 * does, scounteren when S-mode does. */
+	ok = BM_PROBE(arch_mcounteren_write(COUNTER_CY | COUNTER_TM | COUNTER_IR));
 	add_fact("mcounteren", ok ? "0x7" : "absent");
-	ok = BM_PROBE(arch_csr_write(scounteren, 7));
+	ok = BM_PROBE(arch_scounteren_write(COUNTER_CY | COUNTER_TM | COUNTER_IR));
 	add_fact("scounteren", ok ? "0x7" : "absent");
 	/* rdtime is often emulated by firmware, not hardware: say whether it works here. */
 	volatile unsigned long t = 0;
-	ok = BM_PROBE(t = arch_csr_read(time));
+	ok = BM_PROBE(t = arch_time_read());
 	(void)t;
 	add_fact("rdtime", ok ? "ok" : "traps");
 	add_fact("priv", "M");

@@ -21,8 +21,8 @@ static void pio_write(uintptr_t port, uint8_t v)
 	arch_outb((uint16_t)port, v);
 }
 
-/* One instruction for a whole burst: a call and an out per byte were most of what the console
- * cost here. */
+/* One instruction for a whole burst: a call and an out per byte would be most of what the
+ * console costs here. */
 static void pio_write_rep(uintptr_t port, const char *s, size_t n)
 {
 	__asm__ volatile("rep outsb" : "+S"(s), "+c"(n) : "d"((uint16_t)port) : "memory");
@@ -39,7 +39,7 @@ static uint64_t rdtsc_fenced(void)
 
 /* ---- exceptions ---- */
 
-static const char *const vector_names[32] = {
+static const char *const vector_names[X86_VEC_FIRST_IRQ] = {
 	"divide error", "debug", "non-maskable interrupt", "breakpoint", "overflow",
 	"bound range exceeded", "invalid opcode", "device not available", "double fault",
 	"coprocessor segment overrun", "invalid TSS", "segment not present", "stack-segment fault",
@@ -61,20 +61,21 @@ struct trap_frame {
 #define IN_TRAP 0x696e7472u
 static volatile uint32_t in_trap;
 
-#define VECTOR_WATCHDOG 32
+#define VECTOR_WATCHDOG X86_VEC_FIRST_IRQ
+#define VECTOR_SPURIOUS 0xffu
 
 void arch_x86_trap(const struct trap_frame *f) __attribute__((noreturn, used));
 void arch_x86_trap(const struct trap_frame *f)
 {
 	uint64_t cr2 = 0;
-	if (f->vector == 14)
+	if (f->vector == X86_VEC_PAGE_FAULT)
 		__asm__ volatile("mov %%cr2, %0" : "=r"(cr2));
 	/* Every vector runs on the trap stack (IST1), so even a fault of an exhausted stack gets
 	 * here; the only interrupt the kit enables is the watchdog's. */
 	struct bm_fault flt = {
 		.kind = f->vector == VECTOR_WATCHDOG ? BM_FAULT_TIMEOUT : BM_FAULT_TRAP,
-		.has_addr = f->vector == 14,
-		.cause = f->vector < 32                 ? vector_names[f->vector]
+		.has_addr = f->vector == X86_VEC_PAGE_FAULT,
+		.cause = f->vector < X86_VEC_FIRST_IRQ  ? vector_names[f->vector]
 		         : f->vector == VECTOR_WATCHDOG ? "watchdog (LAPIC timer, vector 32)"
 		                                        : "unexpected interrupt",
 		.code = f->vector << 32 | (f->error & 0xffffffffu),
@@ -97,7 +98,7 @@ void arch_x86_trap(const struct trap_frame *f)
 	bm_out_hex(f->rip, 16);
 	bm_out_str(" rsp=0x");
 	bm_out_hex(f->rsp, 16);
-	if (f->vector == 14) {
+	if (f->vector == X86_VEC_PAGE_FAULT) {
 		bm_out_str(" cr2=0x");
 		bm_out_hex(cr2, 16);
 	}
@@ -107,23 +108,9 @@ void arch_x86_trap(const struct trap_frame *f)
 
 /* ---- the watchdog: the local APIC's timer, one-shot ---- */
 
-#define MSR_APIC_BASE 0x1bu
-#define APIC_BASE_ENABLE (1u << 11)
-#define LAPIC_TPR 0x080u
-#define LAPIC_EOI 0x0b0u
-#define LAPIC_SVR 0x0f0u
-#define LAPIC_LVT_TIMER 0x320u
-#define LAPIC_LVT_LINT0 0x350u
-#define LAPIC_LVT_LINT1 0x360u
-#define LAPIC_LVT_ERROR 0x370u
-#define LAPIC_TIMER_INIT 0x380u
-#define LAPIC_TIMER_CUR 0x390u
-#define LAPIC_TIMER_DIV 0x3e0u
-#define LVT_MASKED (1u << 16)
-
 /* Initialised, so in .data: out of reach of a benchmark that writes over .bss (the handler uses
  * them to disarm). lapic_init replaces both. */
-static uintptr_t lapic_base = 0xfee00000u;
+static uintptr_t lapic_base = LAPIC_DEFAULT_BASE;
 static uint32_t lapic_ticks_per_ms = 62500u;
 
 static volatile uint32_t *lapic(uint32_t off)
@@ -151,20 +138,20 @@ static int lapic_init(struct bm_alarm *a)
 {
 	(void)a;
 	struct bm_timer *t = bm_port_timer();
-	if (!(x86_cpuid(1, 0).d & (1u << 9)) || !t)
+	if (!(x86_cpuid(CPUID_FEATURES, 0).d & CPUID_1_EDX_APIC) || !t)
 		return -1;
-	arch_outb(0x21, 0xff);
-	arch_outb(0xa1, 0xff);
+	arch_outb(PIC1_DATA, PIC_MASK_ALL);
+	arch_outb(PIC2_DATA, PIC_MASK_ALL);
 	uint64_t base = rdmsr(MSR_APIC_BASE);
 	wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE);
-	lapic_base = (uintptr_t)(base & 0xfffff000u);
-	*lapic(LAPIC_SVR) = 0x1ff; /* enabled, spurious vector 255 */
+	lapic_base = (uintptr_t)(base & APIC_BASE_ADDR);
+	*lapic(LAPIC_SVR) = LAPIC_SVR_ENABLE | VECTOR_SPURIOUS;
 	*lapic(LAPIC_TPR) = 0;
 	*lapic(LAPIC_LVT_LINT0) = LVT_MASKED;
 	*lapic(LAPIC_LVT_LINT1) = LVT_MASKED;
 	*lapic(LAPIC_LVT_ERROR) = LVT_MASKED;
 	*lapic(LAPIC_LVT_TIMER) = LVT_MASKED | VECTOR_WATCHDOG;
-	*lapic(LAPIC_TIMER_DIV) = 0x3; /* divide by 16 */
+	*lapic(LAPIC_TIMER_DIV) = LAPIC_TIMER_DIV_16;
 	uint64_t window = t->hz / 10000 ? t->hz / 10000 : 1, t0 = t->read(t), t1;
 	*lapic(LAPIC_TIMER_INIT) = UINT32_MAX;
 	while ((t1 = t->read(t)) - t0 < window)
@@ -204,17 +191,17 @@ struct bm_alarm arch_lapic_alarm = {
 #define PIT_HZ 1193182u
 #define PIT_LATCH (PIT_HZ / 1000u) /* 1 ms: 1193 PIT ticks, within 0.1%, enough for a cross-check */
 
-/* TSC ticks over 1 ms of PIT channel 2 (mode 0, gate via port 0x61, OUT2 polled in bit 5),
- * scaled to Hz. Works with interrupts off and needs no IRQ set-up. 0 if OUT2 never rises. */
+/* TSC ticks over 1 ms of PIT channel 2 (mode 0, its gate and OUT2 on port 0x61), scaled to Hz.
+ * Works with interrupts off and needs no IRQ set-up. 0 if OUT2 never rises. */
 static uint64_t pit_calibrate_tsc_hz(void)
 {
-	arch_outb(0x61, (uint8_t)((arch_inb(0x61) & ~0x02u) | 0x01u)); /* gate on, speaker off */
-	arch_outb(0x43, 0xb0); /* channel 2, lobyte/hibyte, mode 0, binary */
-	arch_outb(0x42, PIT_LATCH & 0xff);
-	arch_outb(0x42, PIT_LATCH >> 8);
+	arch_outb(PORT_61, (uint8_t)((arch_inb(PORT_61) & ~PORT_61_SPEAKER) | PORT_61_GATE2));
+	arch_outb(PIT_COMMAND, PIT_CMD_CH2_MODE0);
+	arch_outb(PIT_CH2_DATA, PIT_LATCH & 0xff);
+	arch_outb(PIT_CH2_DATA, PIT_LATCH >> 8);
 	uint64_t t0 = rdtsc_fenced();
 	uint64_t spins = 0;
-	while ((arch_inb(0x61) & 0x20) == 0)
+	while ((arch_inb(PORT_61) & PORT_61_OUT2) == 0)
 		if (++spins > 100000000u)
 			return 0;
 	uint64_t t1 = rdtsc_fenced();
@@ -255,8 +242,8 @@ static uint64_t chain_ticks(uint32_t n)
  * during the run shows up in the figures of the benchmark it hit. The chain is timed at 513 and
  * at 1 iteration and the difference taken, so the counter's own read cost (~100 ticks with the
  * serialising cpuid) and the loop's entry cancel: 4,096 core cycles then give the ratio within
- * about 0.5% (the read's jitter). One plain long chain had to be 80,000 cycles long (6% of a
- * deterministic run's instructions); differencing 1,024 and 512 iterations cost three times this. */
+ * about 0.5% (the read's jitter), where one plain chain would need 80,000 cycles (6% of a
+ * deterministic run's instructions) to outweigh the read cost. */
 static uint32_t core_per_tick_ppm(void)
 {
 	const uint32_t n = 512; /* 4,096 core cycles */
@@ -286,12 +273,12 @@ static void add_fact(const char *key, const char *value)
 
 void arch_init(void)
 {
-	struct x86_cpuid r = x86_cpuid(0, 0);
+	struct x86_cpuid r = x86_cpuid(CPUID_VENDOR, 0);
 	uint32_t max_basic = r.a;
 	const uint32_t v[3] = {r.b, r.d, r.c};
 	for (int i = 0; i < 12; i++)
 		vendor[i] = (char)(v[i / 4] >> (8 * (i % 4)));
-	uint32_t max_ext = x86_cpuid(0x80000000u, 0).a;
+	uint32_t max_ext = x86_cpuid(CPUID_EXT_MAX, 0).a;
 	char *p = bm_append_str(buf_leaves, "basic ");
 	p = bm_append_hex(p, max_basic, 2);
 	p = bm_append_str(p, ", extended ");
@@ -305,25 +292,25 @@ void arch_init(void)
 
 	/* TSC frequency from CPUID: 0x15 (crystal ratio) or 0x16 (base MHz). QEMU TCG has neither. */
 	uint64_t cpuid_hz = 0;
-	if (max_basic >= 0x15) {
-		r = x86_cpuid(0x15, 0);
+	if (max_basic >= CPUID_TSC_CRYSTAL) {
+		r = x86_cpuid(CPUID_TSC_CRYSTAL, 0);
 		if (r.a && r.b && r.c)
 			cpuid_hz = (uint64_t)r.c * r.b / r.a;
 	}
-	if (!cpuid_hz && max_basic >= 0x16)
-		cpuid_hz = (uint64_t)(x86_cpuid(0x16, 0).a & 0xffff) * 1000000u;
+	if (!cpuid_hz && max_basic >= CPUID_FREQUENCY)
+		cpuid_hz = (uint64_t)CPUID_FREQUENCY_MHZ(x86_cpuid(CPUID_FREQUENCY, 0).a) * 1000000u;
 	if (cpuid_hz)
 		bm_append_u64(buf_cpuid_hz, cpuid_hz);
 	else
 		bm_append_str(buf_cpuid_hz, "absent");
 
 	/* Architectural PMU (CPUID 0xA): reported, not used. QEMU TCG has none. */
-	if (max_basic >= 0xa && (x86_cpuid(0xa, 0).a & 0xff)) {
-		r = x86_cpuid(0xa, 0);
+	if (max_basic >= CPUID_PMU && CPUID_PMU_VERSION(x86_cpuid(CPUID_PMU, 0).a)) {
+		r = x86_cpuid(CPUID_PMU, 0);
 		p = bm_append_str(buf_pmu, "v");
-		p = bm_append_u64(p, r.a & 0xff);
+		p = bm_append_u64(p, CPUID_PMU_VERSION(r.a));
 		p = bm_append_str(p, ", ");
-		p = bm_append_u64(p, r.d & 0x1f);
+		p = bm_append_u64(p, CPUID_PMU_FIXED(r.d));
 		bm_append_str(p, " fixed counters (not used)");
 	} else {
 		bm_append_str(buf_pmu, "none");

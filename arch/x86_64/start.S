@@ -212,8 +212,8 @@ long_mode:
 
 	/* Then the tables' pages read-only (CR0.WP binds ring 0 too). They lie right below the stack
 	 * guard (boards/qemu-x86_64/memory.ld), so a frame larger than the guard lands in them: it
-	 * now faults there, as one that lands in FLASH does, instead of rewriting the page tables or
-	 * the IDT under the run. Nothing writes them again: ltr has marked the TSS busy, and every
+	 * faults there, as one that lands in FLASH does, instead of rewriting the page tables or the
+	 * IDT under the run. Nothing writes them again: ltr has marked the TSS busy, and every
 	 * descriptor is loaded with its accessed bit already set (no implicit GDT writes). */
 	leaq arch_x86_pt(%rip), %rdi
 	movl $__stack_bottom, %edx

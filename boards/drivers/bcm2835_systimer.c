@@ -2,10 +2,14 @@
  * wrapped in between, so read again. */
 #include "bcm2835_systimer.h"
 
+#define SYSTIMER_CLO 0x04u
+#define SYSTIMER_CHI 0x08u
+
 uint64_t bcm2835_systimer_read(struct bm_timer *t)
 {
 	const struct bcm2835_systimer *s = (const struct bcm2835_systimer *)t;
-	volatile uint32_t *clo = (volatile uint32_t *)(s->base + 0x04), *chi = clo + 1;
+	volatile uint32_t *clo = (volatile uint32_t *)(s->base + SYSTIMER_CLO);
+	volatile uint32_t *chi = clo + (SYSTIMER_CHI - SYSTIMER_CLO) / 4;
 	uint32_t hi, lo;
 	do {
 		hi = *chi;

@@ -2,7 +2,7 @@
  * TRM (DDI 0479), "APB timer": it counts down from RELOAD to 0 and reloads. */
 #include "cmsdk_timer.h"
 
-#define REG_CTRL 0x00   /* bit 0: enable; bit 3: interrupt enable (left off) */
+#define REG_CTRL 0x00   /* bit 3, the interrupt enable, stays off */
 #define REG_VALUE 0x04
 #define REG_RELOAD 0x08
 #define CTRL_ENABLE (1u << 0)
@@ -16,8 +16,8 @@ void cmsdk_timer_init(struct bm_timer *t)
 {
 	struct cmsdk_timer *c = (struct cmsdk_timer *)t; /* timer is the first member */
 	*reg(c->base, REG_CTRL) = 0;
-	*reg(c->base, REG_RELOAD) = 0xffffffffu;
-	*reg(c->base, REG_VALUE) = 0xffffffffu;
+	*reg(c->base, REG_RELOAD) = UINT32_MAX;
+	*reg(c->base, REG_VALUE) = UINT32_MAX;
 	*reg(c->base, REG_CTRL) = CTRL_ENABLE;
 	c->ext.last = 0;
 	c->ext.high = 0;

@@ -4,8 +4,11 @@
 #include "hpet.h"
 
 #define CAP 0x000u
+#define CAP_PERIOD_SHIFT 32 /* the counter's period in fs: bits 63:32 */
 #define CONFIG 0x010u
+#define CONFIG_ENABLE (1u << 0) /* ENABLE_CNF: the main counter runs */
 #define COUNTER 0x0f0u
+#define PERIOD_MAX_FS 100000000u /* the spec's limit: 100 ns */
 #define FS_PER_S 1000000000000000ull
 
 static volatile uint64_t *reg(const struct hpet *h, unsigned off)
@@ -16,14 +19,14 @@ static volatile uint64_t *reg(const struct hpet *h, unsigned off)
 void hpet_init(struct bm_timer *t)
 {
 	struct hpet *h = (struct hpet *)t;
-	uint32_t period_fs = (uint32_t)(*reg(h, CAP) >> 32);
-	/* A valid HPET has a non-zero period of at most 100 ns (the spec's limit, 10^8 fs). */
-	if (period_fs == 0 || period_fs > 100000000u) {
+	uint32_t period_fs = (uint32_t)(*reg(h, CAP) >> CAP_PERIOD_SHIFT);
+	/* A valid HPET has a non-zero period within the spec's limit. */
+	if (period_fs == 0 || period_fs > PERIOD_MAX_FS) {
 		t->hz = 0;
 		return;
 	}
 	t->hz = (FS_PER_S + period_fs / 2) / period_fs;
-	*reg(h, CONFIG) |= 1u; /* ENABLE_CNF: the main counter runs */
+	*reg(h, CONFIG) |= CONFIG_ENABLE;
 }
 
 uint64_t hpet_read(struct bm_timer *t)

@@ -6,8 +6,10 @@
 #define TASKS_STOP 0x004
 #define TASKS_CLEAR 0x00c
 #define TASKS_CAPTURE3 0x04c
-#define REG_MODE 0x504      /* 0: timer */
-#define REG_BITMODE 0x508   /* 3: 32 bits */
+#define REG_MODE 0x504
+#define MODE_TIMER 0
+#define REG_BITMODE 0x508
+#define BITMODE_32 3
 #define REG_PRESCALER 0x510
 #define REG_CC3 0x54c
 
@@ -20,8 +22,8 @@ void nrf51_timer_init(struct bm_timer *t)
 {
 	struct nrf51_timer *n = (struct nrf51_timer *)t; /* timer is the first member */
 	*reg(n->base, TASKS_STOP) = 1;
-	*reg(n->base, REG_MODE) = 0;
-	*reg(n->base, REG_BITMODE) = 3;
+	*reg(n->base, REG_MODE) = MODE_TIMER;
+	*reg(n->base, REG_BITMODE) = BITMODE_32;
 	*reg(n->base, REG_PRESCALER) = n->prescaler;
 	*reg(n->base, TASKS_CLEAR) = 1;
 	*reg(n->base, TASKS_START) = 1;

@@ -3,12 +3,11 @@
  * value lies in the past (the RISC-V privileged spec's sequence). */
 #include <stddef.h>
 
+#include "arch/riscv.h"
 #include "riscv_clint.h"
 
 #define MTIME 0xbff8u
-#define MTIMECMP0 0x4000u
-#define MIE_MTIE (1u << 7)
-#define MSTATUS_MIE (1u << 3)
+#define MTIMECMP0 0x4000u /* hart 0's */
 
 uint64_t clint_mtime_read(struct bm_timer *t)
 {
@@ -46,8 +45,8 @@ void clint_alarm_arm(struct bm_alarm *a, uint32_t ms)
 	struct clint *c = of_alarm(a);
 	uint64_t hz = c->timer.hz ? c->timer.hz : 1000000u;
 	mtimecmp_write(c, clint_mtime_read(&c->timer) + (uint64_t)ms * hz / 1000u);
-	__asm__ volatile("csrs mie, %0" : : "r"((unsigned long)MIE_MTIE));
-	__asm__ volatile("csrs mstatus, %0" : : "r"((unsigned long)MSTATUS_MIE));
+	arch_mie_set(MIE_MTIE);
+	arch_mstatus_set(MSTATUS_MIE);
 }
 
 void clint_alarm_disarm(struct bm_alarm *a)
@@ -55,6 +54,6 @@ void clint_alarm_disarm(struct bm_alarm *a)
 	/* Every enable off, not only the timer's: the kit polls everything else, so a source a
 	 * benchmark enabled (a software or external interrupt, left pending by its teardown) would
 	 * otherwise be taken in the next benchmark, blamed on it. */
-	__asm__ volatile("csrw mie, zero");
+	arch_mie_write(0);
 	mtimecmp_write(of_alarm(a), UINT64_MAX);
 }

@@ -19,7 +19,7 @@ void stm32_tim_init(struct bm_timer *t)
 	struct stm32_tim *s = (struct stm32_tim *)t; /* timer is the first member */
 	*reg(s->base, REG_CR1) = 0;
 	*reg(s->base, REG_PSC) = s->psc;
-	*reg(s->base, REG_ARR) = 0xffffffffu;
+	*reg(s->base, REG_ARR) = UINT32_MAX;
 	*reg(s->base, REG_EGR) = EGR_UG; /* load the prescaler now, count from 0 */
 	*reg(s->base, REG_CR1) = CR1_CEN;
 	s->ext.last = 0;

@@ -11,6 +11,8 @@
 #define REG_LSR 5 /* line status */
 #define LCR_DLAB 0x80
 #define LCR_8N1 0x03
+#define FCR_FIFO_ON_CLEAR 0x07 /* FIFOs on, both cleared */
+#define MCR_DTR_RTS 0x03
 #define LSR_THRE 0x20
 #define PUTC_SPINS 1000000u
 #define REG_IIR 2 /* interrupt identification (read) */
@@ -69,8 +71,8 @@ void ns16550_init(struct bm_console *con)
 		wr(u, REG_DLM, (uint8_t)(div >> 8));
 	}
 	wr(u, REG_LCR, LCR_8N1);
-	wr(u, REG_FCR, 0x07); /* FIFOs on and cleared */
-	wr(u, REG_MCR, 0x03); /* DTR, RTS */
+	wr(u, REG_FCR, FCR_FIFO_ON_CLEAR);
+	wr(u, REG_MCR, MCR_DTR_RTS);
 	/* An 8250 or 16450 has no FIFO (FCR is ignored, THRE means one byte of room): the IIR's top
 	 * bits say whether the FIFOs came on, as Linux's 8250 driver tells the types apart. */
 	u->tx_burst = (rd(u, REG_IIR) & IIR_FIFOS_ON) == IIR_FIFOS_ON ? TX_FIFO_BYTES : 1;

@@ -19,6 +19,8 @@
 #define CR_UARTEN (1u << 0)
 #define CR_TXE (1u << 8)
 #define CR_RXE (1u << 9)
+#define ICR_ALL 0x7ffu            /* every interrupt's clear bit */
+#define FBRD_BITS 6               /* the fractional divisor: 64ths */
 #define PUTC_SPINS 1000000u
 
 #define UART(con) ((const struct pl011 *)(con)) /* con is the first member */
@@ -39,11 +41,11 @@ void pl011_init(struct bm_console *con)
 		;
 	/* Divisor in 64ths, rounded: UARTCLK / (16 * baud) = (UARTCLK * 4 / baud) / 64. */
 	uint32_t div64 = (uint32_t)(((uint64_t)u->clock_hz * 4 + u->baud / 2) / u->baud);
-	*reg(u, REG_IBRD) = div64 >> 6;
-	*reg(u, REG_FBRD) = div64 & 0x3f;
+	*reg(u, REG_IBRD) = div64 >> FBRD_BITS;
+	*reg(u, REG_FBRD) = div64 & ((1u << FBRD_BITS) - 1);
 	*reg(u, REG_LCRH) = LCRH_WLEN8 | LCRH_FEN; /* 8N1, FIFOs on */
 	*reg(u, REG_IMSC) = 0;
-	*reg(u, REG_ICR) = 0x7ff;
+	*reg(u, REG_ICR) = ICR_ALL;
 	*reg(u, REG_CR) = CR_UARTEN | CR_TXE | CR_RXE;
 }
 

@@ -10,6 +10,7 @@
 #define TX_FIFO_BYTES 8
 #define TXCTRL_TXEN 1u
 #define TXCTRL_TXCNT_1 (1u << 16) /* txwm: the transmit FIFO is empty */
+#define IP_TXWM (1u << 0)
 #define PUTC_SPINS 1000000u
 
 #define UART(con) ((const struct sifive_uart *)(con)) /* con is the first member */
@@ -33,7 +34,7 @@ void sifive_uart_write(struct bm_console *con, const char *s, size_t n)
 {
 	const struct sifive_uart *u = UART(con);
 	while (n) {
-		for (unsigned i = 0; i < PUTC_SPINS && !(*reg(u, REG_IP) & 1u); i++)
+		for (unsigned i = 0; i < PUTC_SPINS && !(*reg(u, REG_IP) & IP_TXWM); i++)
 			;
 		for (unsigned k = n < TX_FIFO_BYTES ? (unsigned)n : TX_FIFO_BYTES; k; k--, n--)
 			*reg(u, REG_TXDATA) = (uint8_t)*s++;

@@ -6,12 +6,19 @@
  *   0x20010000  SPI flash    code runs in place here after the Rev B bootloader
  *   0x80000000  DTIM         16 KiB RAM
  * Exit: semihosting (QEMU -semihosting). Without a debugger the board halts instead. */
-#include "arch/arch.h"
 #include "arch/devices.h"
+#include "arch/riscv.h"
 #include "riscv_clint.h"
 #include "uart_sifive.h"
 
 #define FE310_PRCI_BASE 0x10008000u
+#define PRCI_HFXOSCCFG 0x04u
+#define HFXOSCCFG_EN (1u << 30)
+#define HFXOSCCFG_RDY (1u << 31)
+#define PRCI_PLLCFG 0x08u
+#define PLLCFG_SEL (1u << 16)    /* hfclk from the PLL path */
+#define PLLCFG_REFSEL (1u << 17) /* the PLL's reference: HFXOSC */
+#define PLLCFG_BYPASS (1u << 18)
 #define HFXOSC_HZ 16000000u
 #define SIFIVE_MVENDORID 0x489u /* JEDEC id of SiFive; QEMU's sifive_e model reports 0 */
 
@@ -24,7 +31,7 @@ static struct sifive_uart uart0 = {
  * serves both, telling them apart by mvendorid (SiFive's on silicon, 0 in QEMU 7.2). */
 static void mtime_init(struct bm_timer *t)
 {
-	t->hz = arch_csr_read(mvendorid) == SIFIVE_MVENDORID ? 32768 : 10000000;
+	t->hz = arch_mvendorid_read() == SIFIVE_MVENDORID ? 32768 : 10000000;
 }
 
 static struct clint clint = {
@@ -37,13 +44,13 @@ static struct clint clint = {
  * divisor, and the same clock on every board (the Rev B bootloader leaves it unspecified). */
 static void hifive1_clocks(void)
 {
-	volatile uint32_t *hfxosccfg = (volatile uint32_t *)(FE310_PRCI_BASE + 0x04);
-	volatile uint32_t *pllcfg = (volatile uint32_t *)(FE310_PRCI_BASE + 0x08);
-	*hfxosccfg |= 1u << 30; /* hfxoscen */
-	for (unsigned i = 0; i < 1000000u && !(*hfxosccfg & (1u << 31)); i++)
-		;               /* hfxoscrdy; bounded so a model without it cannot hang us */
-	*pllcfg |= (1u << 17) | (1u << 18); /* pllrefsel = HFXOSC, pllbypass */
-	*pllcfg |= 1u << 16;                /* pllsel: hfclk from the PLL path (bypassed) */
+	volatile uint32_t *hfxosccfg = (volatile uint32_t *)(FE310_PRCI_BASE + PRCI_HFXOSCCFG);
+	volatile uint32_t *pllcfg = (volatile uint32_t *)(FE310_PRCI_BASE + PRCI_PLLCFG);
+	*hfxosccfg |= HFXOSCCFG_EN;
+	for (unsigned i = 0; i < 1000000u && !(*hfxosccfg & HFXOSCCFG_RDY); i++)
+		; /* bounded so a model without it cannot hang us */
+	*pllcfg |= PLLCFG_REFSEL | PLLCFG_BYPASS;
+	*pllcfg |= PLLCFG_SEL;
 }
 
 static const struct bm_kv facts[] = {

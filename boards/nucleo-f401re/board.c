@@ -40,15 +40,27 @@
 #define RCC_APB1ENR_TIM2EN (1u << 0)
 #define RCC_APB1ENR_USART2EN (1u << 17)
 #define RCC_APB1ENR_PWREN (1u << 28)
+#define RCC_CFGR_SWS_MASK (3u << 2)
 #define PWR_CR 0x40007000u
+#define PWR_CR_VOS_MASK (3u << 14)
 #define PWR_CR_VOS_SCALE2 (2u << 14)
 #define FLASH_ACR 0x40023c00u
-#define FLASH_ACR_2WS_PF_IC_DC (2u | (1u << 8) | (1u << 9) | (1u << 10))
+#define FLASH_ACR_LATENCY_MASK 0xfu
+#define FLASH_ACR_LATENCY_2WS 2u
+#define FLASH_ACR_2WS_PF_IC_DC (FLASH_ACR_LATENCY_2WS | (1u << 8) | (1u << 9) | (1u << 10))
 #define GPIOA 0x40020000u
 #define GPIO_MODER 0x00u
 #define GPIO_OSPEEDR 0x08u
 #define GPIO_PUPDR 0x0cu
 #define GPIO_AFRL 0x20u
+#define GPIO_2BITS(pin, v) ((uint32_t)(v) << (2 * (pin))) /* MODER, OSPEEDR, PUPDR */
+#define GPIO_4BITS(pin, v) ((uint32_t)(v) << (4 * (pin))) /* AFRL */
+#define GPIO_MODE_AF 2u
+#define GPIO_SPEED_MEDIUM 1u
+#define GPIO_PULL_UP 1u
+#define USART2_TX_PA 2u
+#define USART2_RX_PA 3u
+#define USART2_AF 7u
 /* PLL: M = 8, N = 168, P = 4 (field 01), source HSI (bit 22 clear), Q = 7. */
 #define PLLCFGR_84MHZ_FROM_HSI (8u | (168u << 6) | (1u << 16) | (7u << 24))
 #define SPINS 1000000u
@@ -74,9 +86,10 @@ static const char *clock_state = "84 MHz from HSI through the PLL";
 static void nucleo_clocks(void)
 {
 	*reg(RCC + RCC_APB1ENR) |= RCC_APB1ENR_PWREN;
-	*reg(PWR_CR) = (*reg(PWR_CR) & ~(3u << 14)) | PWR_CR_VOS_SCALE2;
+	*reg(PWR_CR) = (*reg(PWR_CR) & ~PWR_CR_VOS_MASK) | PWR_CR_VOS_SCALE2;
 	*reg(FLASH_ACR) = FLASH_ACR_2WS_PF_IC_DC;
-	(void)wait_set(FLASH_ACR, 0xfu, 2u); /* the new latency must be read back before the switch */
+	/* the new latency must be read back before the switch */
+	(void)wait_set(FLASH_ACR, FLASH_ACR_LATENCY_MASK, FLASH_ACR_LATENCY_2WS);
 	(void)wait_set(RCC + RCC_CR, RCC_CR_HSIRDY, RCC_CR_HSIRDY);
 	*reg(RCC + RCC_CFGR) = RCC_CFGR_PPRE1_DIV2; /* SYSCLK still HSI; AHB /1, APB1 /2, APB2 /1 */
 	*reg(RCC + RCC_CR) &= ~RCC_CR_PLLON;
@@ -88,17 +101,22 @@ static void nucleo_clocks(void)
 		return;
 	}
 	*reg(RCC + RCC_CFGR) = RCC_CFGR_PPRE1_DIV2 | RCC_CFGR_SW_PLL;
-	if (!wait_set(RCC + RCC_CFGR, 3u << 2, RCC_CFGR_SWS_PLL))
+	if (!wait_set(RCC + RCC_CFGR, RCC_CFGR_SWS_MASK, RCC_CFGR_SWS_PLL))
 		clock_state = "unknown: the switch to the PLL did not complete";
 
 	/* USART2 on PA2 (TX) and PA3 (RX): alternate function 7; TIM2. */
 	*reg(RCC + RCC_AHB1ENR) |= RCC_AHB1ENR_GPIOAEN;
 	*reg(RCC + RCC_APB1ENR) |= RCC_APB1ENR_USART2EN | RCC_APB1ENR_TIM2EN;
 	(void)*reg(RCC + RCC_APB1ENR); /* the enable takes two cycles: read it back */
-	*reg(GPIOA + GPIO_MODER) = (*reg(GPIOA + GPIO_MODER) & ~(0xfu << 4)) | (0xau << 4);
-	*reg(GPIOA + GPIO_OSPEEDR) = (*reg(GPIOA + GPIO_OSPEEDR) & ~(0xfu << 4)) | (0x5u << 4);
-	*reg(GPIOA + GPIO_PUPDR) = (*reg(GPIOA + GPIO_PUPDR) & ~(0xfu << 4)) | (0x4u << 4); /* RX pull-up */
-	*reg(GPIOA + GPIO_AFRL) = (*reg(GPIOA + GPIO_AFRL) & ~(0xffu << 8)) | (0x77u << 8);
+	const uint32_t two = GPIO_2BITS(USART2_TX_PA, 3u) | GPIO_2BITS(USART2_RX_PA, 3u);
+	const uint32_t four = GPIO_4BITS(USART2_TX_PA, 0xfu) | GPIO_4BITS(USART2_RX_PA, 0xfu);
+	*reg(GPIOA + GPIO_MODER) = (*reg(GPIOA + GPIO_MODER) & ~two) |
+	                           GPIO_2BITS(USART2_TX_PA, GPIO_MODE_AF) | GPIO_2BITS(USART2_RX_PA, GPIO_MODE_AF);
+	*reg(GPIOA + GPIO_OSPEEDR) = (*reg(GPIOA + GPIO_OSPEEDR) & ~two) | GPIO_2BITS(USART2_TX_PA, GPIO_SPEED_MEDIUM) |
+	                             GPIO_2BITS(USART2_RX_PA, GPIO_SPEED_MEDIUM);
+	*reg(GPIOA + GPIO_PUPDR) = (*reg(GPIOA + GPIO_PUPDR) & ~two) | GPIO_2BITS(USART2_RX_PA, GPIO_PULL_UP);
+	*reg(GPIOA + GPIO_AFRL) = (*reg(GPIOA + GPIO_AFRL) & ~four) | GPIO_4BITS(USART2_TX_PA, USART2_AF) |
+	                          GPIO_4BITS(USART2_RX_PA, USART2_AF);
 }
 
 static struct stm32_usart usart2 = {

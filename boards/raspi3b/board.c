@@ -18,6 +18,13 @@
 #define BCM_PERIPH_BASE 0x3f000000u
 #define BCM_GPIO_BASE (BCM_PERIPH_BASE + 0x200000u)
 #define BCM_LOCAL_BASE 0x40000000u
+#define GPFSEL1 0x04u   /* function of GPIO 10-19, 3 bits each */
+#define GPFSEL_ALT0 4u
+#define GPPUD 0x94u     /* pull-up/down: 0 = off */
+#define GPPUDCLK0 0x98u /* latches GPPUD into the GPIOs whose bit is set */
+#define FSEL_SHIFT(gpio) (3u * ((gpio) % 10u))
+#define UART_TXD_GPIO 14u
+#define UART_RXD_GPIO 15u
 
 /* UARTCLK: config.txt sets init_uart_clock=48000000 (also the firmware's default on current
  * firmware); QEMU ignores the divisor. */
@@ -56,15 +63,15 @@ static void raspi_delay(void)
  * dtoverlay=disable-bt already; doing it here does not depend on it. */
 static void raspi_uart_pins(void)
 {
-	uint32_t sel = *mmio(BCM_GPIO_BASE + 0x04);
-	sel &= ~((7u << 12) | (7u << 15));
-	sel |= (4u << 12) | (4u << 15); /* 0b100 = ALT0 */
-	*mmio(BCM_GPIO_BASE + 0x04) = sel;
-	*mmio(BCM_GPIO_BASE + 0x94) = 0; /* GPPUD: off */
+	uint32_t sel = *mmio(BCM_GPIO_BASE + GPFSEL1);
+	sel &= ~((7u << FSEL_SHIFT(UART_TXD_GPIO)) | (7u << FSEL_SHIFT(UART_RXD_GPIO)));
+	sel |= (GPFSEL_ALT0 << FSEL_SHIFT(UART_TXD_GPIO)) | (GPFSEL_ALT0 << FSEL_SHIFT(UART_RXD_GPIO));
+	*mmio(BCM_GPIO_BASE + GPFSEL1) = sel;
+	*mmio(BCM_GPIO_BASE + GPPUD) = 0;
 	raspi_delay();
-	*mmio(BCM_GPIO_BASE + 0x98) = (1u << 14) | (1u << 15);
+	*mmio(BCM_GPIO_BASE + GPPUDCLK0) = (1u << UART_TXD_GPIO) | (1u << UART_RXD_GPIO);
 	raspi_delay();
-	*mmio(BCM_GPIO_BASE + 0x98) = 0;
+	*mmio(BCM_GPIO_BASE + GPPUDCLK0) = 0;
 }
 
 const struct bm_board board_desc = {

@@ -127,8 +127,8 @@ struct arch_snap {
 	: "lr", "cc"
 
 /* The temporaries in the registers the timer path's call clobbers anyway (r0-r3, r12; the
- * call's result arrives in lo and hi): six more registers taken from the caller were more than
- * -O0 code (r7 its frame pointer, each memory operand's address in a register) had left. */
+ * call's result arrives in lo and hi): six more registers taken from the caller are more than
+ * -O0 code (r7 its frame pointer, each memory operand's address in a register) has left. */
 #define ARCH_SNAP_LOCALS                                                  \
 	uint32_t base;                                                    \
 	register uint32_t lo __asm__("r0"), hi __asm__("r1");             \

@@ -1,6 +1,7 @@
 /* Cortex-M system registers the arch uses (ARMv7-M ARM DDI 0403E, ARMv6-M DDI 0419E, ARMv8-M
- * DDI 0553): the System Control Space at 0xE000E000 and the DWT at 0xE0001000. One definition of
- * each address and bit, for arch.c and the asm in arch.h. */
+ * DDI 0553): the System Control Space at 0xE000E000 and the DWT at 0xE0001000, and the fields of
+ * the exception frame and of the special registers. One definition of each address and bit, for
+ * the arch's C files, its test hooks and the asm in arch.h. */
 #ifndef ARCH_ARMV7M_ARMV7M_H
 #define ARCH_ARMV7M_ARMV7M_H
 
@@ -20,15 +21,32 @@
 #define SYST_BITS 24u
 #define SYST_PERIOD (1u << SYST_BITS)
 
+/* NVIC: one bit per external interrupt, 32 to a word; ARMv7-M has up to 16 words (496
+ * interrupts), and words past the implemented interrupts ignore writes. */
+#define NVIC_ISER0 0xE000E100u      /* set-enable */
+#define NVIC_ICER0 0xE000E180u      /* clear-enable */
+#define NVIC_ISPR0 0xE000E200u      /* set-pending */
+#define NVIC_ICPR0 0xE000E280u      /* clear-pending */
+#define NVIC_ICER(n) (NVIC_ICER0 + 4u * (n))
+#define NVIC_ICPR(n) (NVIC_ICPR0 + 4u * (n))
+#define NVIC_WORDS 16u
+
 /* System control block. */
 #define SCB_CPUID 0xE000ED00u
+#define SCB_CPUID_IMPLEMENTER(v) ((v) >> 24)
+#define SCB_CPUID_VARIANT(v) (((v) >> 20) & 0xfu)
+#define SCB_CPUID_PARTNO(v) (((v) >> 4) & 0xfffu)
+#define SCB_CPUID_REVISION(v) ((v) & 0xfu)
+#define CPUID_IMPLEMENTER_ARM 0x41u
 #define SCB_ICSR 0xE000ED04u
 #define SCB_ICSR_PENDSTSET (1u << 26)
+#define SCB_ICSR_PENDSVCLR (1u << 27)
 #define SCB_ICSR_RETTOBASE (1u << 11)
 #define SCB_VTOR 0xE000ED08u        /* not on Cortex-M0 */
 #define SCB_CCR 0xE000ED14u
 #define SCB_CCR_DIV_0_TRP (1u << 4)
 #define SCB_SHPR3 0xE000ED20u       /* priorities of PendSV (23:16) and SysTick (31:24) */
+#define SCB_SHPR3_PRI_SYSTICK (0xffu << 24) /* all ones: the lowest priority */
 #define SCB_SHCSR 0xE000ED24u
 #define SCB_SHCSR_MEMFAULTENA (1u << 16)
 #define SCB_SHCSR_BUSFAULTENA (1u << 17)
@@ -67,7 +85,8 @@
 #define CFSR_STACKING (CFSR_MUNSTKERR | CFSR_MSTKERR | CFSR_UNSTKERR | CFSR_STKERR)
 
 /* MPU (PMSAv7: Cortex-M3/M4/M7). */
-#define MPU_TYPE 0xE000ED90u        /* DREGION: bits 15:8 */
+#define MPU_TYPE 0xE000ED90u
+#define MPU_TYPE_DREGION(v) (((v) >> 8) & 0xffu) /* regions implemented */
 #define MPU_CTRL 0xE000ED94u
 #define MPU_CTRL_ENABLE (1u << 0)
 #define MPU_CTRL_PRIVDEFENA (1u << 2)
@@ -75,6 +94,7 @@
 #define MPU_RBAR 0xE000ED9Cu
 #define MPU_RASR 0xE000EDA0u
 #define MPU_RASR_ENABLE (1u << 0)
+#define MPU_RASR_SIZE(log2) (((log2) - 1u) << 1) /* a region of 2^log2 bytes */
 #define MPU_RASR_XN (1u << 28)      /* AP (26:24) = 000: no access at any privilege */
 #define MPU_RASR_AP_RO (6u << 24)   /* AP = 110: read-only at any privilege */
 #define MPU_RASR_FLASH (1u << 17)   /* TEX 000, C 1, B 0: normal memory, write-through (flash) */
@@ -93,7 +113,8 @@
 #define DWT_LAR 0xE0001FB0u         /* CoreSight lock (Cortex-M7): 0xC5ACCE55 unlocks */
 #define DWT_LAR_KEY 0xC5ACCE55u
 
-/* Exception numbers (IPSR). */
+/* Exception numbers (IPSR bits 8:0; external interrupt n is exception 16 + n). */
+#define IPSR_EXCEPTION 0x1ffu
 #define EXC_NMI 2u
 #define EXC_HARDFAULT 3u
 #define EXC_MEMMANAGE 4u
@@ -104,11 +125,20 @@
 #define EXC_DEBUGMON 12u
 #define EXC_PENDSV 14u
 #define EXC_SYSTICK 15u
+#define EXC_IRQ0 16u
 
 /* EXC_RETURN: bit 2 set = the frame is on PSP; bit 3 = back to Thread mode; bit 4 clear = the
  * frame holds the FP registers too. */
 #define EXC_RETURN_SPSEL (1u << 2)
 #define EXC_RETURN_THREAD (1u << 3)
 #define EXC_RETURN_BASIC_FRAME (1u << 4)
+
+/* The exception frame: r0-r3, r12, lr, pc, xPSR (32 bytes), with the FP registers s0-s15, FPSCR
+ * and a reserved word 104; one word more when the core aligned SP to 8 bytes for it, which the
+ * stacked xPSR's bit 9 records. Its T bit (24) must be set in a frame built to return through. */
+#define FRAME_BASIC_BYTES 32u
+#define FRAME_FP_BYTES 104u
+#define XPSR_FRAME_ALIGNED (1u << 9)
+#define XPSR_T (1u << 24)
 
 #endif /* ARCH_ARMV7M_ARMV7M_H */

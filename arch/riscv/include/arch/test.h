@@ -6,6 +6,11 @@
 
 #include <stdint.h>
 
+#include "arch/riscv.h"
+
+/* The CLINT's msip (hart 0's software interrupt) on every RISC-V board here. */
+#define ARCH_TEST_CLINT_MSIP0 0x02000000u
+
 static inline void arch_test_undefined(void)
 {
 	__asm__ volatile(".word 0"); /* all-zero: an illegal instruction by definition */
@@ -35,7 +40,7 @@ static inline void arch_test_counter_preset(uint64_t v)
 #define ARCH_TEST_HAS_COUNTER_STOP 1
 static inline void arch_test_counter_stop(void)
 {
-	__asm__ volatile("csrsi mcountinhibit, 1" : : : "memory");
+	__asm__ volatile("csrsi mcountinhibit, %0" : : "i"(COUNTER_CY) : "memory");
 }
 
 /* Masks interrupts and returns, as a driver's init may leave them: the kit must unmask them
@@ -43,17 +48,17 @@ static inline void arch_test_counter_stop(void)
 #define ARCH_TEST_HAS_IRQ_OFF 1
 static inline void arch_test_irq_off(void)
 {
-	__asm__ volatile("csrci mstatus, 8" : : : "memory"); /* MIE */
+	__asm__ volatile("csrci mstatus, %0" : : "i"(MSTATUS_MIE) : "memory");
 }
 
 /* Leaves an interrupt source behind, as a benchmark's driver might: interrupts masked, the
- * software interrupt enabled and pending (the CLINT's msip, at 0x02000000 on every RISC-V board
- * here). The kit must not take it in the next benchmark. */
+ * software interrupt enabled and pending (the CLINT's msip). The kit must not take it in the next
+ * benchmark. */
 #define ARCH_TEST_HAS_IRQ_LEFTOVER 1
 static inline void arch_test_irq_leftover(void)
 {
-	__asm__ volatile("csrci mstatus, 8\n\tcsrs mie, %0" : : "r"(8ul) : "memory"); /* MIE off, MSIE on */
-	*(volatile uint32_t *)(uintptr_t)0x02000000u = 1u;                             /* msip */
+	__asm__ volatile("csrci mstatus, %0\n\tcsrs mie, %1" : : "i"(MSTATUS_MIE), "r"(MIE_MSIE) : "memory");
+	*(volatile uint32_t *)(uintptr_t)ARCH_TEST_CLINT_MSIP0 = 1u;
 }
 
 #endif

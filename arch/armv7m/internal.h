@@ -1,0 +1,84 @@
+/* What the Cortex-M arch's own C files share (not for boards or core): the profile switches, the
+ * linker and start.S symbols, the exception frame, the watchdog's state, and the few register
+ * sequences more than one file runs. Helpers here are static inline, so each caller gets the
+ * instructions it would get from a local one. */
+#ifndef ARCH_ARMV7M_INTERNAL_H
+#define ARCH_ARMV7M_INTERNAL_H
+
+#include <stdint.h>
+
+#include "arch/armv7m.h"
+
+#define REG ARMV7M_REG
+
+#ifdef __thumb2__
+#define MAINLINE 1 /* ARMv7-M / ARMv8-M mainline: fault status registers, DWT, MPU, VTOR */
+#else
+#define MAINLINE 0 /* ARMv6-M / ARMv8-M baseline: HardFault only, no status registers */
+#endif
+
+#if defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8M_BASE__)
+#define ARMV8M 1
+#else
+#define ARMV8M 0
+#endif
+
+/* From start.S, semihost.S and linker/common.ld. */
+extern char arch_vectors[], arch_semihost_bkpt[], arch_recover_trampoline[];
+extern char __data_load[];
+extern char __stack_bottom[], __stack_top[], __trap_stack_bottom[], __trap_stack_top[];
+extern char __stack_guard_size[], __flash_origin[], __flash_limit[];
+
+#define barrier() __asm__ volatile("" : : : "memory")
+
+/* The hardware's exception frame. */
+struct frame {
+	uint32_t r0, r1, r2, r3, r12, lr, pc, xpsr;
+};
+
+/* What arch_exception_entry saved on ARMv6-M (start.S), in this order. */
+struct saved_regs {
+	uint32_t r8, r9, r10, r11, r4, r5, r6, r7;
+};
+
+/* Whether pc can be the address of an instruction of ours (so it can be read). */
+static inline int pc_in_code(uint32_t pc)
+{
+	return pc >= (uintptr_t)arch_vectors && pc + 4 <= (uintptr_t)__data_load && pc % 2 == 0;
+}
+
+/* ---- SysTick (systick.c) ---- */
+
+/* 1 when SysTick counts (arch_init's probe, arch.c). */
+extern int arch_systick_present;
+
+/* The watchdog: a deadline the SysTick wrap interrupt checks (trap.c). armed holds a magic
+ * value, so a benchmark that wrote over .bss does not arm it. */
+#define WATCHDOG_ARMED 0x61726d64u
+struct arch_watchdog {
+	volatile uint32_t armed;
+	uint64_t deadline; /* in SysTick ticks (the 64-bit count) */
+};
+extern struct arch_watchdog arch_watchdog;
+
+#define SYST_CSR_KIT (SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE)
+
+/* SysTick as the kit has it: 24-bit period, the processor clock, the wrap interrupt at the lowest
+ * priority (CVR left alone: the count goes on). */
+static inline void systick_configure(void)
+{
+	REG(SYST_RVR) = SYST_PERIOD - 1u;
+	REG(SCB_SHPR3) = (REG(SCB_SHPR3) & ~SCB_SHPR3_PRI_SYSTICK) | SCB_SHPR3_PRI_SYSTICK;
+	REG(SYST_CSR) = SYST_CSR_KIT;
+}
+
+/* Interrupts on: PRIMASK and (mainline) BASEPRI cleared. */
+static inline void irq_unmask_all(void)
+{
+#if MAINLINE
+	__asm__ volatile("msr basepri, %0" : : "r"(0u));
+#endif
+	__asm__ volatile("cpsie i" : : : "memory");
+}
+
+#endif /* ARCH_ARMV7M_INTERNAL_H */

@@ -1,0 +1,217 @@
+/* Cortex-M exceptions: every exception but reset enters arch_exception (from start.S). The
+ * SysTick wrap counts a period and checks the watchdog's deadline; a probe resumes after its
+ * instruction; any other fault or interrupt becomes a struct bm_fault, recovered (trap recovery:
+ * back to Thread mode and bm_recover()) when a benchmark was running, else reported in words
+ * (fault_decode.h, v6m_decode.h) and the run ends. */
+#include <stdint.h>
+
+#include "bm/out.h"
+#include "bm/port.h"
+#include "fault_decode.h"
+#include "internal.h"
+#include "v6m_decode.h"
+
+static inline uint32_t get_ipsr(void)
+{
+	uint32_t v;
+	__asm__ volatile("mrs %0, ipsr" : "=r"(v));
+	return v;
+}
+
+static inline uint32_t get_psp(void)
+{
+	uint32_t v;
+	__asm__ volatile("mrs %0, psp" : "=r"(v));
+	return v;
+}
+
+static void halt_forever(void)
+{
+	for (;;)
+		__asm__ volatile("wfi");
+}
+
+/* Set while a fault is reported, so a fault in the report stops instead of looping. A magic
+ * value, not 1: a benchmark that wrote over .bss must not make every later fault look nested. */
+#define IN_TRAP 0x696e7472u
+static volatile uint32_t in_trap;
+/* Trap recovery returns to Thread mode through a fresh frame here, never on the faulting stack
+ * (which may be the overflowed one); bm_recover() then switches to the harness's own. */
+static uint64_t recover_stack[32];
+
+/* Whether an exception frame of 8 words at sp lies on a stack of ours (so it can be read). */
+static int frame_readable(uint32_t sp)
+{
+	uintptr_t lo = (uintptr_t)__stack_bottom, hi = (uintptr_t)__stack_top;
+	uintptr_t tlo = (uintptr_t)__trap_stack_bottom, thi = (uintptr_t)__trap_stack_top;
+	return (sp % 4 == 0) && ((sp >= lo && sp + sizeof(struct frame) <= hi) ||
+	                         (sp >= tlo && sp + sizeof(struct frame) <= thi));
+}
+
+/* Thumb: a halfword whose top five bits are 0b11101, 0b11110 or 0b11111 starts a 32-bit one. */
+static uint32_t insn_bytes(uint32_t pc)
+{
+	uint16_t hw = *(const volatile uint16_t *)(uintptr_t)pc;
+	return (hw >> 11) >= 0x1d ? 4 : 2;
+}
+
+static void report(const struct bm_fault *f, uint32_t cfsr, uint32_t hfsr, uint32_t exc_return)
+{
+	bm_out_str("\n*** TRAP: ");
+	bm_out_str(f->cause);
+#if MAINLINE
+	bm_out_str(" (CFSR=0x");
+	bm_out_hex(cfsr, 8);
+	bm_out_str(" HFSR=0x");
+	bm_out_hex(hfsr, 8);
+	bm_out_str(")");
+#else
+	(void)cfsr;
+	(void)hfsr;
+#endif
+	bm_out_str(" pc=0x");
+	bm_out_hex(f->pc, 8);
+	if (f->has_addr) {
+		bm_out_str(" addr=0x");
+		bm_out_hex(f->addr, 8);
+	}
+	bm_out_str(" sp=0x");
+	bm_out_hex(f->sp, 8);
+	bm_out_str((exc_return & EXC_RETURN_THREAD) ? " (from Thread mode)" : " (from Handler mode)");
+	bm_out_str("\n*** the run is aborted (exit status 3)\n");
+}
+
+/* Back to Thread mode on a fresh frame whose PC is the trampoline (start.S), which calls
+ * bm_recover(). What the benchmark may have left behind is put back: interrupt masks, a pending
+ * lazy FP save (its frame is gone), the fault status. */
+static uint32_t recover(uint32_t exc_return)
+{
+#if defined(__ARM_FP)
+	REG(FPU_FPCCR) &= ~FPU_FPCCR_LSPACT;
+#endif
+	irq_unmask_all();
+	struct frame *fr = (struct frame *)(recover_stack + sizeof recover_stack / sizeof recover_stack[0]) - 1;
+	*fr = (struct frame){
+		.lr = 0xffffffffu, /* the trampoline never returns: a return would fault */
+		.pc = (uint32_t)(uintptr_t)arch_recover_trampoline & ~1u,
+		.xpsr = XPSR_T,
+	};
+	__asm__ volatile("msr psp, %0\n\tisb" : : "r"(fr) : "memory");
+	return exc_return | EXC_RETURN_THREAD | EXC_RETURN_SPSEL | EXC_RETURN_BASIC_FRAME;
+}
+
+/* A fault ends here: core takes it (a benchmark was running: recover), or it is reported and the
+ * run ends. Recovery needs the exception to have come from Thread mode with nothing else active:
+ * a fault inside a handler is the kit's own and ends the run. */
+static uint32_t fault(struct bm_fault *f, uint32_t cfsr, uint32_t hfsr, uint32_t exc_return)
+{
+	int base = (exc_return & EXC_RETURN_THREAD) != 0;
+#if MAINLINE
+	base = base && (REG(SCB_ICSR) & SCB_ICSR_RETTOBASE);
+#endif
+	if (in_trap == IN_TRAP)
+		halt_forever(); /* a fault while reporting one: the console or exit path is broken */
+	if (base && bm_fault_take(f))
+		return recover(exc_return);
+	in_trap = IN_TRAP;
+	report(f, cfsr, hfsr, exc_return);
+	bm_board_exit(BM_EXIT_TRAP);
+}
+
+/* The watchdog's deadline passed (at a SysTick wrap): the running benchmark is stopped. */
+static __attribute__((noinline)) uint32_t timeout(uint32_t exc_return, uint32_t sp)
+{
+	struct bm_fault f = {.kind = BM_FAULT_TIMEOUT};
+	arch_watchdog.armed = 0;
+	f.cause = "watchdog: the benchmark overran its time budget";
+	const struct frame *fr = frame_readable(sp) ? (const struct frame *)(uintptr_t)sp : 0;
+	f.pc = fr ? fr->pc : 0;
+	f.sp = sp;
+	return fault(&f, 0, 0, exc_return);
+}
+
+/* Every exception but SysTick: a fault, a probe, or an interrupt nobody asked for. */
+static __attribute__((noinline)) uint32_t other_exception(uint32_t exc, uint32_t exc_return, uint32_t sp,
+                                                          const struct saved_regs *regs)
+{
+	uint32_t cfsr = 0, hfsr = 0;
+	struct bm_fault f = {.kind = BM_FAULT_TRAP};
+#if MAINLINE
+	cfsr = REG(SCB_CFSR);
+	hfsr = REG(SCB_HFSR);
+	REG(SCB_CFSR) = cfsr; /* write 1 to clear: the next fault reads its own bits */
+	REG(SCB_HFSR) = hfsr;
+	uint32_t unusable = CFSR_STACKING | (ARMV8M ? CFSR_STKOF : 0);
+	const struct frame *fr = (!(cfsr & unusable) && frame_readable(sp)) ? (const struct frame *)(uintptr_t)sp : 0;
+#else
+	const struct frame *fr = frame_readable(sp) ? (const struct frame *)(uintptr_t)sp : 0;
+#endif
+	int sync = exc >= EXC_HARDFAULT && exc <= EXC_USAGEFAULT;
+
+	/* A probe (BM_PROBE) of a register that may not exist: resume after the instruction. */
+	if (sync && fr && pc_in_code(fr->pc) && bm_probe_fault()) {
+		((struct frame *)(uintptr_t)sp)->pc = fr->pc + insn_bytes(fr->pc);
+		return exc_return;
+	}
+	/* The semihosting BKPT with no debugger (a real board): the end record is out; stop. */
+	if (exc == EXC_HARDFAULT && fr && fr->pc == (uintptr_t)arch_semihost_bkpt)
+		halt_forever();
+
+	f.cause = describe(exc, cfsr, hfsr, fr);
+	f.pc = fr ? fr->pc : 0;
+#if !MAINLINE
+	if (exc == EXC_HARDFAULT && fr && regs)
+		v6m_access_fault(&f, fr, regs, sp + FRAME_BASIC_BYTES + ((fr->xpsr & XPSR_FRAME_ALIGNED) ? 4u : 0u));
+#else
+	(void)regs;
+#endif
+#if MAINLINE
+	f.code = ((uint64_t)hfsr << 32) | cfsr;
+	if ((cfsr & CFSR_MMARVALID) && (exc == EXC_MEMMANAGE || !(cfsr & CFSR_BFARVALID))) {
+		f.has_addr = 1;
+		f.addr = REG(SCB_MMFAR);
+	} else if (cfsr & CFSR_BFARVALID) {
+		f.has_addr = 1;
+		f.addr = REG(SCB_BFAR);
+	}
+#else
+	f.code = exc;
+#endif
+	/* The stack pointer before the exception: above the frame (and its alignment word); where no
+	 * frame could be stacked, the SP itself. */
+	f.sp = sp;
+	if (fr)
+		f.sp = sp + ((exc_return & EXC_RETURN_BASIC_FRAME) ? FRAME_BASIC_BYTES : FRAME_FP_BYTES) +
+		       ((fr->xpsr & XPSR_FRAME_ALIGNED) ? 4u : 0u);
+#if MAINLINE && ARMV8M
+	/* STKOF: an instruction tried to move SP below PSPLIM and was stopped, so SP still looks
+	 * fine; what it tried is below the stack, and that is what sp reports. */
+	if (cfsr & CFSR_STKOF)
+		f.sp = (uintptr_t)__stack_bottom - 4u;
+#endif
+	/* An interrupt nobody enabled: disable it, so the next benchmark does not meet it again. */
+	if (exc >= EXC_IRQ0)
+		REG(NVIC_ICER((exc - EXC_IRQ0) / 32u)) = 1u << ((exc - EXC_IRQ0) % 32u);
+	if (exc == EXC_PENDSV)
+		REG(SCB_ICSR) = SCB_ICSR_PENDSVCLR;
+	return fault(&f, cfsr, hfsr, exc_return);
+}
+
+/* Called by arch_exception_entry (start.S) for every exception but reset, on MSP, with the
+ * EXC_RETURN it came with and MSP as it was on entry. Returns the EXC_RETURN to leave with. The
+ * SysTick wrap, every 2^24 ticks, takes the short way: one more period, the deadline checked. */
+uint32_t arch_exception(uint32_t exc_return, uint32_t msp, const struct saved_regs *regs);
+uint32_t arch_exception(uint32_t exc_return, uint32_t msp, const struct saved_regs *regs)
+{
+	uint32_t exc = get_ipsr() & IPSR_EXCEPTION;
+	uint32_t sp = (exc_return & EXC_RETURN_SPSEL) ? get_psp() : msp;
+	if (exc == EXC_SYSTICK) {
+		uint32_t w = arch_counter.wraps + 1;
+		arch_counter.wraps = w;
+		if (__builtin_expect(arch_watchdog.armed != WATCHDOG_ARMED, 1) ||
+		    ((uint64_t)w << SYST_BITS) < arch_watchdog.deadline)
+			return exc_return;
+		return timeout(exc_return, sp);
+	}
+	return other_exception(exc, exc_return, sp, regs);
+}
