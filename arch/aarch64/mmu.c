@@ -38,8 +38,10 @@ static uint64_t l3_tables[N_PAGE_TABLES][512] RO_AFTER_INIT;
 /* The block or page descriptor of `addr` from the board's map (0: not mapped). */
 static uint64_t desc_of(uint64_t addr, uint64_t kind)
 {
-	for (unsigned i = 0; i < board_desc.mem_map_len; i++) {
-		const struct bm_mem_region *r = &board_desc.mem_map[i];
+	unsigned n;
+	const struct bm_mem_region *map = bm_port_mem_map(&n);
+	for (unsigned i = 0; i < n; i++) {
+		const struct bm_mem_region *r = &map[i];
 		if (addr < r->base || addr - r->base >= r->size)
 			continue;
 		if (r->type == BM_MEM_NORMAL)
@@ -78,10 +80,12 @@ static int needs_pages(uint64_t base)
 
 int arch_mmu_enable(void)
 {
-	if (!board_desc.mem_map_len)
+	unsigned n;
+	const struct bm_mem_region *map = bm_port_mem_map(&n);
+	if (!n)
 		return -1;
-	for (unsigned i = 0; i < board_desc.mem_map_len; i++) {
-		const struct bm_mem_region *r = &board_desc.mem_map[i];
+	for (unsigned i = 0; i < n; i++) {
+		const struct bm_mem_region *r = &map[i];
 		if ((r->base | r->size) & (BLOCK_SIZE - 1) || r->base >= VA_LIMIT ||
 		    r->size > VA_LIMIT - r->base)
 			return -1;

@@ -369,6 +369,13 @@ static inline uint64_t bm_port_timer_read(void)
 extern struct bm_alarm *bm_port_alarm;
 void bm_port_alarm_init(void);
 
+/* The board's memory map (*n regions; NULL and 0 without one), for an arch that maps memory. */
+static inline const struct bm_mem_region *bm_port_mem_map(unsigned *n)
+{
+	*n = board_desc.mem_map ? board_desc.mem_map_len : 0;
+	return *n ? board_desc.mem_map : 0;
+}
+
 static inline void bm_port_bench_begin(const char *name)
 {
 	if (board_desc.bench_begin)
