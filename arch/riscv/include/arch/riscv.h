@@ -68,25 +68,25 @@ static inline void arch_mie_write(unsigned long v)
 	__asm__ volatile("csrw mie, %z0" : : "rJ"(v));
 }
 
-static inline void arch_mscratch_write(unsigned long v)
-{
-	arch_csr_write(mscratch, v);
-}
-
-static inline void arch_mcountinhibit_write(unsigned long v)
-{
-	arch_csr_write(mcountinhibit, v);
-}
-
-static inline void arch_mcounteren_write(unsigned long v)
-{
-	arch_csr_write(mcounteren, v);
-}
-
-static inline void arch_scounteren_write(unsigned long v)
-{
-	arch_csr_write(scounteren, v);
-}
+/* arch_<csr>_read() and arch_<csr>_write(v), one pair per CSR the kit touches (xv6's r_/w_ pairs). */
+#define ARCH_CSR_ACCESSORS(csr)                                      \
+	static inline unsigned long arch_##csr##_read(void)          \
+	{                                                            \
+		return arch_csr_read(csr);                           \
+	}                                                            \
+	static inline void arch_##csr##_write(unsigned long v)       \
+	{                                                            \
+		arch_csr_write(csr, v);                              \
+	}
+ARCH_CSR_ACCESSORS(mscratch)
+ARCH_CSR_ACCESSORS(mcountinhibit)
+ARCH_CSR_ACCESSORS(mcounteren)
+ARCH_CSR_ACCESSORS(scounteren)
+ARCH_CSR_ACCESSORS(pmpcfg0)
+ARCH_CSR_ACCESSORS(pmpaddr0)
+ARCH_CSR_ACCESSORS(pmpaddr1)
+ARCH_CSR_ACCESSORS(pmpaddr2)
+ARCH_CSR_ACCESSORS(pmpaddr3)
 
 static inline unsigned long arch_mvendorid_read(void)
 {
@@ -97,31 +97,6 @@ static inline unsigned long arch_mvendorid_read(void)
 static inline unsigned long arch_time_read(void)
 {
 	return arch_csr_read(time);
-}
-
-static inline void arch_pmpcfg0_write(unsigned long v)
-{
-	arch_csr_write(pmpcfg0, v);
-}
-
-static inline void arch_pmpaddr0_write(unsigned long v)
-{
-	arch_csr_write(pmpaddr0, v);
-}
-
-static inline void arch_pmpaddr1_write(unsigned long v)
-{
-	arch_csr_write(pmpaddr1, v);
-}
-
-static inline void arch_pmpaddr2_write(unsigned long v)
-{
-	arch_csr_write(pmpaddr2, v);
-}
-
-static inline void arch_pmpaddr3_write(unsigned long v)
-{
-	arch_csr_write(pmpaddr3, v);
 }
 
 #endif /* ARCH_RISCV_RISCV_H */
