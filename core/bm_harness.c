@@ -2,6 +2,7 @@
  * batch lasts BM_MIN_BATCH_CYCLES), warm-up until the rolling CV settles, verification, timed
  * samples with the counter overhead subtracted, verification again, teardown. Nothing here
  * runs inside a timed region except the generated batch functions. */
+#include "bm/build_info.h"
 #include "bm/harness_internal.h"
 #include "bm/out.h"
 #include "bm/wide.h"
@@ -413,6 +414,52 @@ static void summarize(const struct bm_overhead *oh, const struct bm_clock *clk, 
 	}
 }
 
+/* After a benchmark: what the kit set up of the core (bm/port.h, arch_state_restore) and its
+ * console, as they were. A benchmark that changed them and did not put them back fails, named
+ * by what it changed, and the kit sets them up again: the benchmarks after it keep their figures
+ * (a replaced trap vector would skip their faults, a changed rounding mode change their results).
+ * core: what arch_state_restore found, called as soon as the benchmark's code had run (before the
+ * kit's own code could need an FPU the benchmark turned off). */
+static void check_setup(struct bm_bench_result *res, const char *core)
+{
+	static char why[400]; /* (the prefix, an arch text of at most 255, the console's) */
+	int console = bm_port_console_restore();
+	if ((!core && !console) || res->status != BM_ST_OK)
+		return;
+	char *p = bm_append_str(why, "changed what the kit set up and did not put it back (restored): ");
+	if (core)
+		p = bm_append_str(p, core);
+	if (core && console)
+		p = bm_append_str(p, "; ");
+	if (console)
+		bm_append_str(p, "the console (it no longer transmitted as set up)");
+	fail(res, BM_ST_FAIL, why);
+}
+
+/* Under deterministic QEMU, where both count every instruction once, the benchmark's cycles and
+ * instructions over its samples must be equal; on a core, instructions above 16 a cycle are a
+ * written instruction counter (a real core retires a few a cycle). NULL when they agree. */
+static const char *instret_wrong(const struct arch_info *ai, const struct bm_bench_result *res)
+{
+	if (!ai->instret_counter)
+		return 0;
+	if (bm_build_info.icount && ai->icount_cycles_are_insns) {
+		if (bm_u128_cmp(res->rep.sum, res->instret_sum) != 0)
+			return "the instruction counter disagreed with the cycle counter over the samples (under "
+			       "-icount both count every instruction once): written or stopped by the benchmark?";
+		return 0;
+	}
+	if (ai->cycle_unit)
+		return 0;
+	struct bm_u128 bound = bm_u128_mul64(res->rep.sum.lo, 16);
+	bound.hi += res->rep.sum.hi * 16;
+	bm_u128_add(&bound, bm_u128_mul64(res->samples, 16));
+	if (bm_u128_cmp(res->instret_sum, bound) > 0)
+		return "the instruction counter read more than 16 instructions a cycle over the samples: "
+		       "written by the benchmark?";
+	return 0;
+}
+
 static __attribute__((noinline)) int run_guarded(const struct bm_bench *b, const struct bm_config *cfg,
                                                  const struct bm_overhead *oh, struct bm_clock *clk,
                                                  struct bm_kit_state *kit, struct bm_bench_result *res)
@@ -426,10 +473,12 @@ static __attribute__((noinline)) int run_guarded(const struct bm_bench *b, const
 	bm_guard_stack_paint();
 	bm_recover_phase(BM_PHASE_SETUP);
 
+	const char *changed;
 	if (BM_RECOVERY_POINT()) {
 		/* A fault or the watchdog ended the benchmark. No teardown: its state is unknown. The
 		 * registers that held the arguments are gone: take them back from the recovery's
 		 * state, once its guard words say the benchmark did not write over it. */
+		changed = arch_state_restore();
 		if (!bm_recover_state_intact())
 			return -1;
 		b = bm_recover_get(0);
@@ -458,6 +507,7 @@ static __attribute__((noinline)) int run_guarded(const struct bm_bench *b, const
 		if (alarm && ms)
 			alarm->arm(alarm, ms);
 		int intact = measure(b, cfg, oh, clk, kit, res) == 0;
+		changed = arch_state_restore();
 		if (alarm)
 			alarm->disarm(alarm);
 		bm_recover_disarm();
@@ -470,6 +520,7 @@ static __attribute__((noinline)) int run_guarded(const struct bm_bench *b, const
 	 * after that, and must have left them as they were. */
 	if (!bm_guard_kit_intact(kit) || (res->status == BM_ST_OK && !bm_guard_stats_sealed(kit)))
 		return -1;
+	check_setup(res, changed);
 	/* Whatever the benchmark said, a write outside its stack or scratch voids its figures. Found
 	 * only now, so named by the last of its own code that ran (not "teardown" when it has none). */
 	if (!b->teardown && res->status == BM_ST_OK)
@@ -488,7 +539,13 @@ int bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const stru
 {
 	if (run_guarded(b, cfg, oh, clk, kit, res) != 0)
 		return -1;
-	if (res->status == BM_ST_OK)
-		summarize(oh, clk, &kit->stats, res);
+	if (res->status != BM_ST_OK)
+		return 0;
+	summarize(oh, clk, &kit->stats, res);
+	const char *why = instret_wrong(arch_get_info(), res);
+	if (why) {
+		bm_recover_phase(BM_PHASE_SAMPLES);
+		fail(res, BM_ST_FAIL, why);
+	}
 	return 0;
 }

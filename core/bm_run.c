@@ -99,6 +99,7 @@ static void bring_up(const struct bm_config *cfg)
 	bm_port_timer_init();
 	arch_init();
 	bm_port_alarm_init();
+	arch_state_save();
 }
 
 /* Before the first benchmark: the selection (counted, its longest name) and the configuration

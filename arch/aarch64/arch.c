@@ -106,8 +106,8 @@ static const char *cause_of(uint64_t kind, unsigned ec, uint64_t esr, uint64_t f
 
 /* Called from the vectors (vectors.S) with the vector index and the interrupted SP_EL0. Returns
  * the address to resume at (a probe); continues in the harness (recovery) or ends the run. */
-uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far, uint64_t sp);
-uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far, uint64_t sp)
+uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far, uint64_t sp, uint64_t cpacr);
+uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far, uint64_t sp, uint64_t cpacr)
 {
 	unsigned ec = (unsigned)ESR_EC(esr);
 	int sync = KIND_TYPE(kind) == KIND_SYNC;
@@ -135,6 +135,9 @@ uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far, uint
 		.cause = cause_of(kind, ec, esr, from_el),
 		.code = esr, .pc = elr, .addr = far, .sp = sp,
 	};
+	if (sync && ec == ESR_EC_FP && (cpacr & CPACR_FPEN) != CPACR_FPEN)
+		f.cause = "FP/SIMD access trapped: the FPU had been turned off (CPACR_EL1.FPEN), the kit turned "
+		          "it back on";
 	if (bm_fault_take(&f))
 		arch_recover_el1();
 	in_trap = IN_TRAP;
@@ -284,6 +287,8 @@ static void pmu_init(void)
 	info.cycle_counter = "CNTVCT_EL0 (fallback forced by ARCH_AARCH64_FORCE_CNTVCT)";
 #endif
 	info.instret_counter = ins_ok ? "PMEVCNTR0_EL0 (event 0x08 INST_RETIRED)" : 0;
+	/* Under -icount PMCCNTR_EL0 counts what INST_RETIRED does (CNTVCT_EL0 does not). */
+	info.icount_cycles_are_insns = arch_cycle_source == 0;
 }
 
 void arch_init(void)

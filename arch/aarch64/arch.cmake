@@ -12,7 +12,8 @@ set(BM_ARCH_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/vectors.S
   ${CMAKE_CURRENT_LIST_DIR}/semihost.S
   ${CMAKE_CURRENT_LIST_DIR}/arch.c
-  ${CMAKE_CURRENT_LIST_DIR}/mmu.c)
+  ${CMAKE_CURRENT_LIST_DIR}/mmu.c
+  ${CMAKE_CURRENT_LIST_DIR}/state.c)
 set(BM_ARCH_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/include)
 set(BM_ARCH_FLAGS -fno-pie -mno-outline-atomics)
 set(BM_ARCH_LINK_FLAGS -static -no-pie -Wl,--build-id=none -Wl,--no-warn-rwx-segments)

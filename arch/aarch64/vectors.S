@@ -1,7 +1,7 @@
 /* AArch64 exception vectors.
  * - EL1 (arch_vectors): 16 entries of 0x80 bytes (4 sources x sync/IRQ/FIQ/SError). Every entry
- *   saves the caller-saved registers on the trap stack (SP_EL1, see start.S) and calls
- *   arch_trap(kind, esr, elr, far, sp_el0), which continues in the harness (trap recovery, through
+ *   saves the caller-saved registers on the trap stack (SP_EL1, see start.S), turns FP/SIMD on,
+ *   and calls arch_trap(kind, esr, elr, far, sp_el0, cpacr as found), which continues in the harness (trap recovery, through
  *   arch_recover_el1 below), ends the run, or, while probing an optional register, returns the
  *   address to resume at. kind = vector index 0..15.
  * - EL2 and EL3 (arch_vectors_el2/_el3): installed before the drop to EL1, so that a fault in the
@@ -54,6 +54,12 @@ arch_exception_common:
 	mrs x2, elr_el1
 	mrs x3, far_el1
 	mrs x4, sp_el0
+	/* FP/SIMD on before any C runs (compiled C may use its registers): a benchmark that turned
+	 * it off is told by the CPACR_EL1 value passed on, and sees it on again (the kit's). */
+	mrs x5, cpacr_el1
+	orr x6, x5, #(3 << 20)
+	msr cpacr_el1, x6
+	isb
 	bl arch_trap
 	msr elr_el1, x0
 	ldp x0, x1, [sp, #0]

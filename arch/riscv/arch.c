@@ -109,6 +109,7 @@ static struct arch_info info = {
 	.isa = ARCH_ISA_XLEN "imac",
 	.cycle_counter = "cycle (rdcycle)",
 	.instret_counter = "instret (rdinstret)",
+	.icount_cycles_are_insns = 1, /* mcycle and minstret under -icount: both the instruction count */
 	.facts = facts,
 };
 

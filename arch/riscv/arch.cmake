@@ -9,6 +9,7 @@ set(BM_QEMU_PACKAGE qemu-system-misc)
 set(BM_ARCH_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/start.S
   ${CMAKE_CURRENT_LIST_DIR}/arch.c
+  ${CMAKE_CURRENT_LIST_DIR}/state.c
   ${CMAKE_CURRENT_LIST_DIR}/semihost.S)
 set(BM_ARCH_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/include)
 set(BM_ARCH_FLAGS)

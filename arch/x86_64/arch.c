@@ -64,8 +64,8 @@ static volatile uint32_t in_trap;
 #define VECTOR_WATCHDOG X86_VEC_FIRST_IRQ
 #define VECTOR_SPURIOUS 0xffu
 
-void arch_x86_trap(const struct trap_frame *f) __attribute__((noreturn, used));
-void arch_x86_trap(const struct trap_frame *f)
+void arch_x86_trap(const struct trap_frame *f, uint64_t cr0) __attribute__((noreturn, used));
+void arch_x86_trap(const struct trap_frame *f, uint64_t cr0)
 {
 	uint64_t cr2 = 0;
 	if (f->vector == X86_VEC_PAGE_FAULT)
@@ -81,6 +81,9 @@ void arch_x86_trap(const struct trap_frame *f)
 		.code = f->vector << 32 | (f->error & 0xffffffffu),
 		.pc = f->rip, .addr = cr2, .sp = f->rsp,
 	};
+	if (f->vector == X86_VEC_NO_FPU && (cr0 & (X86_CR0_TS | X86_CR0_EM)))
+		flt.cause = "x87/SSE not available: the FPU had been turned off (CR0.TS or CR0.EM), the kit "
+		            "turned it back on";
 	if (bm_fault_take(&flt))
 		bm_recover(); /* CPL 0 throughout, IF off: nothing else to put back */
 	/* A fault while reporting one: the console or exit path is broken; stop here. */

@@ -7,6 +7,7 @@
 
 #define CR0_MP (1 << 1)
 #define CR0_EM (1 << 2)
+#define CR0_TS (1 << 3)
 #define CR0_PG (1 << 31)
 #define CR0_WP (1 << 16)
 #define CR4_PAE (1 << 5)
@@ -264,6 +265,12 @@ stub_spurious:
 trap_common:
 	movq %rsp, %rdi
 	andq $-16, %rsp /* the ABI's call alignment, whatever the faulting code had */
+	/* x87/SSE usable again before any C runs (compiled C uses SSE): a benchmark that set CR0.TS
+	 * or CR0.EM is told by the CR0 value passed on. */
+	movq %cr0, %rsi
+	movq %rsi, %rax
+	andq $~(CR0_TS | CR0_EM), %rax
+	movq %rax, %cr0
 	call arch_x86_trap
 6:	cli
 	hlt

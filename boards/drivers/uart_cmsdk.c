@@ -28,6 +28,16 @@ void cmsdk_uart_init(struct bm_console *con)
 	*reg(u, REG_CTRL) = CTRL_TXEN | CTRL_RXEN;
 }
 
+/* The transmitter enabled as init left it (without CTRL.TXEN nothing is sent). */
+int cmsdk_uart_restore(struct bm_console *con)
+{
+	const struct cmsdk_uart *u = UART(con);
+	if ((*reg(u, REG_CTRL) & (CTRL_TXEN | CTRL_RXEN)) == (CTRL_TXEN | CTRL_RXEN))
+		return 0;
+	*reg(u, REG_CTRL) = CTRL_TXEN | CTRL_RXEN;
+	return 1;
+}
+
 void cmsdk_uart_putc(struct bm_console *con, char c)
 {
 	const struct cmsdk_uart *u = UART(con);

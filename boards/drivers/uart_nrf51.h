@@ -14,11 +14,14 @@ struct nrf51_uart {
 	uint8_t txd_pin;       /** GPIO pin of TXD (the board configures it as an output) */
 	uint8_t rxd_pin;       /** GPIO pin of RXD */
 	uint32_t baudrate;     /** BAUDRATE register value, e.g. NRF51_UART_BAUD_115200; always 8N1 */
+	uint32_t enable_read;  /* (the driver's) ENABLE as read back after init: QEMU's model reads 0 */
 };
 
 void nrf51_uart_init(struct bm_console *con);
+int nrf51_uart_restore(struct bm_console *con);
 void nrf51_uart_putc(struct bm_console *con, char c);
 
-#define NRF51_UART_CONSOLE(name_) {.name = (name_), .init = nrf51_uart_init, .putc = nrf51_uart_putc}
+#define NRF51_UART_CONSOLE(name_) \
+	{.name = (name_), .init = nrf51_uart_init, .putc = nrf51_uart_putc, .restore = nrf51_uart_restore}
 
 #endif

@@ -78,6 +78,17 @@ void ns16550_init(struct bm_console *con)
 	u->tx_burst = (rd(u, REG_IIR) & IIR_FIFOS_ON) == IIR_FIFOS_ON ? TX_FIFO_BYTES : 1;
 }
 
+/* The frame format and modem control as init left them (a divisor latch left open, DLAB, turns
+ * every later byte into a divisor). */
+int ns16550_restore(struct bm_console *con)
+{
+	struct ns16550 *u = UART(con);
+	if (rd(u, REG_LCR) == LCR_8N1 && rd(u, REG_MCR) == MCR_DTR_RTS && rd(u, REG_IER) == 0)
+		return 0;
+	ns16550_init(con);
+	return 1;
+}
+
 /* Waits for THRE, then fills the FIFO: one status read per 16 bytes instead of one per byte,
  * as Linux's 8250 driver does (the report's bytes are a measurable part of a deterministic
  * run's kit share), each burst in one call of the bus's write_rep where it has one (x86 port

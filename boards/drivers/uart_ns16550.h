@@ -20,11 +20,14 @@ struct ns16550 {
 extern const struct bm_io8 ns16550_mmio8, ns16550_mmio32;
 
 void ns16550_init(struct bm_console *con);
+int ns16550_restore(struct bm_console *con);
 /* Blocking, but bounded: a missing UART (reads of all ones or zeros) must not hang the run. */
 void ns16550_putc(struct bm_console *con, char c);
 void ns16550_write(struct bm_console *con, const char *s, size_t n);
 
 /* Initialiser of the embedded console: .con = NS16550_CONSOLE("ns16550a@0x10000000"). */
-#define NS16550_CONSOLE(name_) {.name = (name_), .init = ns16550_init, .putc = ns16550_putc, .write = ns16550_write}
+#define NS16550_CONSOLE(name_)                                                                      \
+	{.name = (name_), .init = ns16550_init, .putc = ns16550_putc, .write = ns16550_write,            \
+	 .restore = ns16550_restore}
 
 #endif

@@ -49,6 +49,19 @@ void pl011_init(struct bm_console *con)
 	*reg(u, REG_CR) = CR_UARTEN | CR_TXE | CR_RXE;
 }
 
+/* The transmitter enabled as init left it: TXE, and UARTEN where init programmed the UART
+ * (without a clock it keeps firmware's set-up, QEMU's reset value: TXE and RXE). */
+int pl011_restore(struct bm_console *con)
+{
+	const struct pl011 *u = UART(con);
+	uint32_t need = CR_TXE | (u->clock_hz && u->baud ? CR_UARTEN : 0u);
+	uint32_t cr = *reg(u, REG_CR);
+	if ((cr & need) == need)
+		return 0;
+	*reg(u, REG_CR) = cr | need;
+	return 1;
+}
+
 /* With the FIFOs on (FEN, as pl011_init sets it; firmware may have left them off), waits for an
  * empty FIFO and fills it: one flag read per 16 bytes instead of one per byte (the report's bytes
  * are a measurable part of a deterministic run's kit share). */

@@ -28,6 +28,16 @@ void sifive_uart_init(struct bm_console *con)
 	*reg(u, REG_TXCTRL) = TXCTRL_TXEN | TXCTRL_TXCNT_1;  /* one stop bit */
 }
 
+/* The transmitter enabled as init left it (QEMU prints without txen; hardware goes silent). */
+int sifive_uart_restore(struct bm_console *con)
+{
+	const struct sifive_uart *u = UART(con);
+	if (*reg(u, REG_TXCTRL) == (TXCTRL_TXEN | TXCTRL_TXCNT_1))
+		return 0;
+	*reg(u, REG_TXCTRL) = TXCTRL_TXEN | TXCTRL_TXCNT_1;
+	return 1;
+}
+
 /* Waits for an empty FIFO, then fills it: one status read per 8 bytes instead of one per byte
  * (the report's bytes are a measurable part of a deterministic run's kit share). */
 void sifive_uart_write(struct bm_console *con, const char *s, size_t n)

@@ -12,9 +12,12 @@ struct sifive_uart {
 };
 
 void sifive_uart_init(struct bm_console *con);
+int sifive_uart_restore(struct bm_console *con);
 void sifive_uart_putc(struct bm_console *con, char c);
 void sifive_uart_write(struct bm_console *con, const char *s, size_t n);
 
-#define SIFIVE_UART_CONSOLE(name_) {.name = (name_), .init = sifive_uart_init, .putc = sifive_uart_putc, .write = sifive_uart_write}
+#define SIFIVE_UART_CONSOLE(name_)                                                                  \
+	{.name = (name_), .init = sifive_uart_init, .putc = sifive_uart_putc, .write = sifive_uart_write, \
+	 .restore = sifive_uart_restore}
 
 #endif

@@ -12,3 +12,5 @@ set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here (QEMU: a BusFault); t
 set(BM_DESCRIPTION "Cortex-M3, built with `BM_LIBC=none`")
 set(BM_RUNS_ON "`qemu-system-arm -machine mps2-an385`")
 set(BM_PRESET_CACHE BM_LIBC=none)
+# The fault test turns the console off: CMSDK UART0's transmitter (CTRL.TXEN) disabled.
+set(BM_TEST_CONSOLE_OFF m32 0x40004008 0xfffffffe 0)

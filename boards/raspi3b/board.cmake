@@ -16,3 +16,5 @@ set(BM_TEST_BAD_ADDRESS 0x80000000) # not in the board's memory map: unmapped by
 # Its row in README.md's board table and its configure preset (tools/gen-boards).
 set(BM_DESCRIPTION "Raspberry Pi 3 Model B (`kernel8.img` on an SD card)")
 set(BM_RUNS_ON "`qemu-system-aarch64 -machine raspi3b`, or the board")
+# The fault test turns the console off: the PL011 transmitter (CR.TXE) disabled.
+set(BM_TEST_CONSOLE_OFF m32 0x3f201030 0xfffffeff 0)

@@ -310,6 +310,7 @@ BM_NO_LIBCALLS void bm_stats_report(const struct bm_stats *s, uint64_t div, stru
 
 	struct bm_wide s1, s2;
 	bm_st_totals(s, &s1, &s2);
+	r->sum = bm_st_u128_of((uint64_t)s1.w[1] << 32 | s1.w[0], (uint64_t)s1.w[3] << 32 | s1.w[2]);
 	uint32_t x[WN], d[WN];
 	for (unsigned i = 0; i < WN; i++)
 		x[i] = s1.w[i];

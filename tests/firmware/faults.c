@@ -199,6 +199,112 @@ BM_BENCHMARK(fault_wrong_result, never_right)
 	bm_clobber_memory();
 }
 
+#if ARCH_TEST_HAS_INSTRET_WRITE
+/* A body that zeroes the instruction counter in every batch (a profiler's init may): its insns
+ * figure would be the wrap, ~2^64, or 0. It fails; the others keep their figures. */
+BM_BENCHMARK(fault_instret_write, always_right, .max_iters = 1)
+{
+	arch_test_instret_write();
+}
+#endif
+
+#if ARCH_TEST_HAS_VECTOR
+/* A setup that installs a trap handler of its own, which skips the faulting instruction, and
+ * leaves it: it fails, named by the vector it changed, and the kit puts its own back, so the
+ * benchmark after it (name order), which executes an undefined instruction every iteration, is
+ * a trap (with the benchmark's handler left in place it was ok). */
+static int vector_setup(void)
+{
+	arch_test_vector_replace();
+	return 0;
+}
+
+BM_BENCHMARK(fault_vector_replace, always_right, .setup = vector_setup, .max_iters = 1)
+{
+	bm_clobber_memory();
+}
+
+BM_BENCHMARK(fault_vector_victim, always_right)
+{
+	arch_test_undefined();
+}
+#endif
+
+#if ARCH_TEST_HAS_FP_OFF
+/* A teardown that turns the FPU off: the kit's own code uses its registers (FP callee-saved
+ * registers, SSE). It fails or traps, named by that; the kit turns it back on, and the benchmarks
+ * after it keep their figures. */
+static void fp_off_teardown(void)
+{
+	arch_test_fp_off();
+}
+
+BM_BENCHMARK(fault_fp_off, always_right, .teardown = fp_off_teardown, .max_iters = 1)
+{
+	bm_clobber_memory();
+}
+#endif
+
+#if ARCH_TEST_HAS_FP_CONTROL
+/* A teardown that leaves the rounding mode toward zero: it fails, named by the FP control it
+ * changed, and the kit restores it, so the benchmark after it, whose result depends on the mode
+ * (1/3 in single precision), is right (it failed, an innocent). */
+static void fp_round_teardown(void)
+{
+	arch_test_fp_round_toward_zero();
+}
+
+BM_BENCHMARK(fault_fp_round, always_right, .teardown = fp_round_teardown, .max_iters = 1)
+{
+	bm_clobber_memory();
+}
+
+static volatile float fp_one = 1.0f, fp_three = 3.0f;
+static float fp_third;
+
+static int third_right(void)
+{
+	return fp_third == 1.0f / 3.0f ? 0 : -1; /* (the compiler's rounding: to nearest) */
+}
+
+BM_BENCHMARK(fault_fp_round_victim, third_right)
+{
+	fp_third = fp_one / fp_three;
+}
+#endif
+
+#ifdef BM_TEST_CONSOLE_OFF
+/* A benchmark that turns the console off (board.cmake's BM_TEST_CONSOLE_OFF: "kind,address,and,or",
+ * a read-modify-write of one register: m8, m32 MMIO or p8 port I/O) and passes: it fails, named by
+ * that, and the kit sets the console up again, so the next benchmark's row and records arrive. */
+#define CONSOLE_OFF_(kind, addr, andm, orm) console_off_##kind((uintptr_t)(addr), (uint32_t)(andm), (uint32_t)(orm))
+#define CONSOLE_OFF(...) CONSOLE_OFF_(__VA_ARGS__)
+__attribute__((unused)) static void console_off_m8(uintptr_t a, uint32_t andm, uint32_t orm)
+{
+	*(volatile uint8_t *)a = (uint8_t)((*(volatile uint8_t *)a & andm) | orm);
+}
+__attribute__((unused)) static void console_off_m32(uintptr_t a, uint32_t andm, uint32_t orm)
+{
+	*(volatile uint32_t *)a = (*(volatile uint32_t *)a & andm) | orm;
+}
+#if ARCH_TEST_HAS_PORT_IO
+__attribute__((unused)) static void console_off_p8(uintptr_t a, uint32_t andm, uint32_t orm)
+{
+	arch_test_port_rmw8((uint16_t)a, (uint8_t)andm, (uint8_t)orm);
+}
+#endif
+
+static void console_off_teardown(void)
+{
+	CONSOLE_OFF(BM_TEST_CONSOLE_OFF);
+}
+
+BM_BENCHMARK(fault_console_off, always_right, .teardown = console_off_teardown, .max_iters = 1)
+{
+	bm_clobber_memory();
+}
+#endif
+
 #if ARCH_TEST_HAS_COUNTER_PRESET
 /* Firmware that writes the cycle counter, as a profiler's init or an RTOS port may: back to 0 in
  * every batch. It may not print a figure (each would be the wrap, ~2^64), nor move the clock the

@@ -159,6 +159,18 @@ static int undeclared_setup(void)
 }
 BM_BENCHMARK(undeclared_scratch, ok_verify, .setup = undeclared_setup, .max_iters = 1) {}
 
+/* Passes, and its teardown leaves the kit's set-up changed: the arch's, then the console's. */
+static void changes_vector(void)
+{
+	fake_state_changed = "the trap vector (fake 0x1, the kit's 0x2)";
+}
+static void changes_console(void)
+{
+	fake_console_changed = 1;
+}
+BM_BENCHMARK(leaves_setup_changed, ok_verify, .teardown = changes_vector, .max_iters = 1) {}
+BM_BENCHMARK(leaves_console_off, ok_verify, .teardown = changes_console, .max_iters = 1) {}
+
 static const struct bm_bench *find(const char *name)
 {
 	for (const struct bm_bench *const *p = __start_bm_bench; p < __stop_bm_bench; p++)
@@ -374,6 +386,28 @@ static void failures_report_no_numbers(void)
 	BM_CHECK_STR(res.reason, "setup failed");
 }
 
+/* A benchmark that changed what the kit set up (the trap vector, the console) and did not put it
+ * back fails, named by what it changed; the kit restores it, so the next one is ok. */
+static void changed_setup_fails_its_benchmark(void)
+{
+	fake_reset();
+	struct bm_config cfg;
+	bm_config_defaults(&cfg);
+	cfg.samples = 10;
+	struct bm_bench_result res;
+	run_named("leaves_setup_changed", &cfg, &res);
+	BM_CHECK_EQ_U64(res.status, BM_ST_FAIL);
+	BM_CHECK_STR(res.reason, "changed what the kit set up and did not put it back (restored): the trap "
+	                         "vector (fake 0x1, the kit's 0x2)");
+	BM_CHECK_STR(res.phase, "teardown");
+	run_named("leaves_console_off", &cfg, &res);
+	BM_CHECK_EQ_U64(res.status, BM_ST_FAIL);
+	BM_CHECK_STR(res.reason, "changed what the kit set up and did not put it back (restored): the console "
+	                         "(it no longer transmitted as set up)");
+	run_named("work100", &cfg, &res);
+	BM_CHECK_EQ_U64(res.status, BM_ST_OK);
+}
+
 static void window_cv(void)
 {
 	uint64_t flat[8] = {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000};
@@ -570,7 +604,7 @@ int main(void)
 		BM_TEST_CASE(failures_report_no_numbers), BM_TEST_CASE(window_cv),
 		BM_TEST_CASE(clock_estimate), BM_TEST_CASE(whole_run_records),
 		BM_TEST_CASE(no_selection_is_config_error), BM_TEST_CASE(counters_wrap),
-		BM_TEST_CASE(faults_are_reported),
+		BM_TEST_CASE(faults_are_reported), BM_TEST_CASE(changed_setup_fails_its_benchmark),
 	};
 	return bm_test_main(cases, sizeof cases / sizeof cases[0]);
 }

@@ -9,6 +9,7 @@ struct bm_build_info {
 	const char *built_for; /* qemu-icount, qemu, hardware or hosted */
 	const char *cflags;    /* the real compile line of the benchmark sources */
 	const char *opt;       /* its optimisation flag */
+	int icount;            /* 1: built for QEMU -icount (every counter a count of instructions) */
 };
 
 extern const struct bm_build_info bm_build_info;

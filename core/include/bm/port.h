@@ -90,6 +90,9 @@ struct arch_info {
 	/** Optional: core cycles per counter tick in ppm, measured now, for arches whose counter is
 	 *  not the core clock (x86 TSC). Called by the harness before each benchmark. NULL: none. */
 	uint32_t (*core_per_tick_ppm)(void);
+	/** 1: under deterministic QEMU (-icount) the cycle counter and the instruction counter count
+	 *  the same thing, every instruction once (core checks each benchmark's totals agree). */
+	uint8_t icount_cycles_are_insns;
 };
 
 /** Called once by core (bm_run) after the board's init: enable and probe the counters, install
@@ -97,6 +100,15 @@ struct arch_info {
 void arch_init(void);
 /** The facts above, valid after arch_init(). */
 const struct arch_info *arch_get_info(void);
+/** The kit's own set-up of the core that benchmark code can change: the trap vector, exception
+ *  and FPU control (rounding mode, enable), the counters' enables. arch_state_save() records it,
+ *  called once by core after arch_init; arch_state_restore(), called by core after every
+ *  benchmark (after its teardown, or after the fault that ended it), puts back whatever differs
+ *  and returns it in words (e.g. "the trap vector (mtvec 0x80001000, the kit's 0x80000100)"), or
+ *  NULL when nothing did. An arch whose trap handler finds the FPU turned off puts it back on
+ *  before anything else (the kit's own code may use its registers). */
+void arch_state_save(void);
+const char *arch_state_restore(void);
 /* Bare-metal arches also provide the entry `_start` (stack, trap vector, then bm_crt_start())
  * and a trap handler. For every exception or interrupt it cannot resume from it fills a
  * struct bm_fault (below) and calls bm_fault_take(): when that returns 1 a benchmark was running,
@@ -125,6 +137,10 @@ struct bm_console {
 	void (*write)(struct bm_console *con, const char *s, size_t n);
 	/** 0 (default): core sends "\r\n" for '\n' (a serial line); 1: '\n' alone (a file, a pipe). */
 	uint8_t lf_only;
+	/** Optional: set the device up again if it no longer transmits as init left it (a benchmark
+	 *  turned the transmitter off, changed the frame format); 1 when it had to. Called by core
+	 *  after every benchmark, before its row is printed. */
+	int (*restore)(struct bm_console *con);
 };
 
 /* A free-running timer, the reference for the cycle-counter frequency and for ns figures. */
@@ -289,6 +305,10 @@ static inline int bm_probe_fault(void)
 		!bm_probe_faulted;                                        \
 	})
 
+/* For arch_state_restore's text: appends "<what> is 0x<found>, the kit's 0x<kit>" at p (", " first
+ * unless p == start) within [start, end), NUL-terminated, and returns the new end. */
+char *bm_state_note(char *start, char *p, char *end, const char *what, uint64_t found, uint64_t kit);
+
 /* Appends a fact to a {0,0}-ended array of `cap` entries (the last one stays the end mark); a
  * fact that does not fit is dropped. For arch_info.facts and board facts built at run time. */
 void bm_kv_add(struct bm_kv *facts, unsigned cap, const char *key, const char *value);
@@ -335,6 +355,13 @@ static inline int bm_port_console_crlf(void)
 {
 	struct bm_console *con = board_desc.console;
 	return con && !con->lf_only;
+}
+
+/* 1: the console had been changed and is set up again (the benchmark that just ran did it). */
+static inline int bm_port_console_restore(void)
+{
+	struct bm_console *con = board_desc.console;
+	return con && con->restore ? con->restore(con) != 0 : 0;
 }
 
 /* For the header and the meta record ("none" without a console). */

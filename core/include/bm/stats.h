@@ -91,6 +91,7 @@ struct bm_quantile {
 struct bm_stats_report {
 	uint64_t n;
 	uint64_t div;             /* the divisor the figures were computed with (>= 1) */
+	struct bm_u128 sum;       /* the samples' exact sum, undivided (< 2^128 for n < 2^64) */
 	struct bm_u128 min_milli, max_milli;
 	struct bm_u128 mean_milli;
 	struct bm_u128 stddev_milli; /* sample standard deviation (n-1); 0 when n < 2 */

@@ -59,7 +59,8 @@ static void fake_bench_end(const char *name, struct bm_record *r)
 }
 
 /* lf_only: the captured text is compared with C strings that end lines with '\n'. */
-static struct bm_console console = {.name = "memory", .putc = fake_putc, .lf_only = 1};
+int fake_console_restore(struct bm_console *con);
+static struct bm_console console = {.name = "memory", .putc = fake_putc, .lf_only = 1, .restore = fake_console_restore};
 static struct bm_timer timer = {.name = "fake-timer", .read = fake_timer, .hz = 10000000};
 static const struct bm_exit exit_dev = {.name = "recorded", .exit = fake_exit};
 static const struct bm_kv board_facts[] = {{"fake_board", "yes"}, {0, 0}};
@@ -83,7 +84,7 @@ static const struct arch_info info = {
 };
 
 const struct bm_build_info bm_build_info = {
-	.kit_vcs = "test", .label = "", .built_for = "hosted", .cflags = "host", .opt = "-O0",
+	.kit_vcs = "test", .label = "", .built_for = "hosted", .cflags = "host", .opt = "-O0", .icount = 0,
 };
 
 /* The unit tests have no stack paint. */
@@ -104,6 +105,29 @@ void arch_init(void)
 const struct arch_info *arch_get_info(void)
 {
 	return &info;
+}
+
+/* The arch's set-up as a test scripts it: what the next arch_state_restore finds changed. */
+const char *fake_state_changed;
+int fake_console_changed;
+
+void arch_state_save(void)
+{
+}
+
+const char *arch_state_restore(void)
+{
+	const char *c = fake_state_changed;
+	fake_state_changed = 0;
+	return c;
+}
+
+int fake_console_restore(struct bm_console *con)
+{
+	(void)con;
+	int c = fake_console_changed;
+	fake_console_changed = 0;
+	return c;
 }
 
 void fake_reset(void)

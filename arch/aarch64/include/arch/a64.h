@@ -56,6 +56,9 @@
 #define ESR_FSC_SYNC_EXTERNAL 0x10u
 #define ESR_FSC_ALIGNMENT 0x21u
 
+/* CPACR_EL1.FPEN: FP/SIMD not trapped at EL0 and EL1 (the kit's setting). */
+#define CPACR_FPEN (3u << 20)
+
 /* MIDR_EL1 */
 #define MIDR_IMPLEMENTER(v) (((v) >> 24) & 0xffu)
 #define MIDR_PARTNUM(v) (((v) >> 4) & 0xfffu)

@@ -29,6 +29,54 @@ static inline void arch_test_counter_preset(uint64_t v)
 	__asm__ volatile("msr pmccntr_el0, %0\n\tisb" : : "r"(v));
 }
 
+/* Writes the instruction counter (INST_RETIRED on PMEVCNTR0_EL0), as a profiler's init may. */
+#define ARCH_TEST_HAS_INSTRET_WRITE 1
+static inline void arch_test_instret_write(void)
+{
+	__asm__ volatile("msr pmevcntr0_el0, xzr\n\tisb" : : : "memory");
+}
+
+/* Exception vectors of the benchmark's own (2 KiB aligned) whose synchronous entries skip the
+ * faulting instruction, installed and left in place: the kit must put its own back before the
+ * next benchmark, whose faults would otherwise go unseen. */
+#define ARCH_TEST_HAS_VECTOR 1
+__asm__(".section .text.arch_test_vectors, \"ax\", %progbits\n"
+        ".balign 2048\n"
+        "arch_test_vectors:\n"
+        ".rept 16\n"
+        ".balign 0x80\n"
+        "stp x0, x1, [sp, #-16]!\n"
+        "mrs x0, elr_el1\n"
+        "add x0, x0, #4\n"
+        "msr elr_el1, x0\n"
+        "ldp x0, x1, [sp], #16\n"
+        "eret\n"
+        ".endr\n"
+        ".text\n");
+static inline void arch_test_vector_replace(void)
+{
+	extern char arch_test_vectors[];
+	__asm__ volatile("msr vbar_el1, %0\n\tisb" : : "r"(arch_test_vectors) : "memory");
+}
+
+/* The FPU's rounding mode toward zero (FPCR.RMode = 0b11), left so: the next benchmark's float
+ * results would change. */
+#define ARCH_TEST_HAS_FP_CONTROL 1
+static inline void arch_test_fp_round_toward_zero(void)
+{
+	uint64_t v;
+	__asm__ volatile("mrs %0, fpcr\n\torr %0, %0, #(3 << 22)\n\tmsr fpcr, %0" : "=&r"(v) : : "memory");
+}
+
+/* FP/SIMD turned off (CPACR_EL1.FPEN = 0), left so: the kit's own code uses its registers. */
+#define ARCH_TEST_HAS_FP_OFF 1
+static inline void arch_test_fp_off(void)
+{
+	uint64_t v;
+	__asm__ volatile("mrs %0, cpacr_el1\n\tbic %0, %0, #(3 << 20)\n\tmsr cpacr_el1, %0\n\tisb"
+	                 : "=&r"(v) : : "memory");
+}
+
 /* Masks interrupts and returns, as a driver's init may leave them: the kit must unmask them
  * for its watchdog before the next benchmark. */
 #define ARCH_TEST_HAS_IRQ_OFF 1

@@ -8,7 +8,11 @@
 #include "arch/arch.h" /* arch_csr_read, arch_csr_write */
 
 /* mstatus */
-#define MSTATUS_MIE (1ul << 3) /* machine-mode interrupts enabled */
+#define MSTATUS_MIE (1ul << 3)   /* machine-mode interrupts enabled */
+#define MSTATUS_MPRV (1ul << 17) /* M-mode loads and stores as mstatus.MPP's mode */
+#define MSTATUS_SUM (1ul << 18)  /* S-mode may access U-mode pages */
+#define MSTATUS_MXR (1ul << 19)  /* loads from executable-only pages */
+#define MSTATUS_TW (1ul << 21)   /* wfi traps below M-mode */
 
 /* mie and mip: machine software, timer and external interrupts (enable / pending). */
 #define MIE_MSIE (1ul << 3)
@@ -58,6 +62,11 @@ static inline void arch_mstatus_set(unsigned long bits)
 	__asm__ volatile("csrs mstatus, %0" : : "r"(bits));
 }
 
+static inline void arch_mstatus_clear(unsigned long bits)
+{
+	__asm__ volatile("csrc mstatus, %0" : : "r"(bits));
+}
+
 static inline void arch_mie_set(unsigned long bits)
 {
 	__asm__ volatile("csrs mie, %0" : : "r"(bits));
@@ -78,6 +87,8 @@ static inline void arch_mie_write(unsigned long v)
 	{                                                            \
 		arch_csr_write(csr, v);                              \
 	}
+ARCH_CSR_ACCESSORS(mstatus)
+ARCH_CSR_ACCESSORS(mtvec)
 ARCH_CSR_ACCESSORS(mscratch)
 ARCH_CSR_ACCESSORS(mcountinhibit)
 ARCH_CSR_ACCESSORS(mcounteren)

@@ -43,6 +43,27 @@ static inline void arch_test_counter_stop(void)
 	__asm__ volatile("csrsi mcountinhibit, %0" : : "i"(COUNTER_CY) : "memory");
 }
 
+/* Writes the instruction counter, as a profiler's init may: the kit must not print the figures
+ * of the benchmark whose batches it moved. */
+#define ARCH_TEST_HAS_INSTRET_WRITE 1
+static inline void arch_test_instret_write(void)
+{
+	__asm__ volatile("csrw minstret, zero" : : : "memory");
+}
+
+/* A trap handler of the benchmark's own that skips the faulting (4-byte) instruction, installed
+ * and left in place, as a benchmark's fault-tolerant runtime might: the kit must put its own back
+ * before the next benchmark, whose faults would otherwise go unseen. */
+#define ARCH_TEST_HAS_VECTOR 1
+__attribute__((interrupt("machine"), aligned(4))) static void arch_test_skip_handler(void)
+{
+	arch_csr_write(mepc, arch_csr_read(mepc) + 4);
+}
+static inline void arch_test_vector_replace(void)
+{
+	arch_mtvec_write((unsigned long)arch_test_skip_handler);
+}
+
 /* Masks interrupts and returns, as a driver's init may leave them: the kit must unmask them
  * for its watchdog before the next benchmark. */
 #define ARCH_TEST_HAS_IRQ_OFF 1

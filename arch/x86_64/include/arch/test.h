@@ -19,7 +19,69 @@ static inline uint32_t arch_test_misaligned(const void *p)
 	return v;
 }
 
+/* The rounding mode toward zero (SSE's MXCSR.RC and the x87's, = 0b11), left so: the next
+ * benchmark's float results would change. */
+#define ARCH_TEST_HAS_FP_CONTROL 1
+static inline void arch_test_fp_round_toward_zero(void)
+{
+	uint32_t m;
+	uint16_t w;
+	__asm__ volatile("stmxcsr %0" : "=m"(m));
+	m |= 3u << 13;
+	__asm__ volatile("ldmxcsr %0" : : "m"(m));
+	__asm__ volatile("fnstcw %0" : "=m"(w));
+	w |= 3u << 10;
+	__asm__ volatile("fldcw %0" : : "m"(w));
+}
+
 #ifndef ARCH_HOST_X86_64_ARCH_H /* (bare metal only: a process may not) */
+/* A read-modify-write of an 8-bit I/O port (the console's registers on a PC). */
+#define ARCH_TEST_HAS_PORT_IO 1
+static inline void arch_test_port_rmw8(uint16_t port, uint8_t andm, uint8_t orm)
+{
+	uint8_t v;
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	v = (uint8_t)((v & andm) | orm);
+	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
+}
+
+/* The FPU turned off (CR0.TS: the next x87/SSE instruction faults), left so: the kit's own code
+ * uses SSE. */
+#define ARCH_TEST_HAS_FP_OFF 1
+static inline void arch_test_fp_off(void)
+{
+	uint64_t v;
+	__asm__ volatile("mov %%cr0, %0\n\tor $8, %0\n\tmov %0, %%cr0" : "=&r"(v) : : "memory");
+}
+
+/* A handler of the benchmark's own for invalid opcodes (vector 6) that skips the 2-byte ud2, in a
+ * copy of the kit's IDT it loads and leaves in place: the kit must put its own back before the
+ * next benchmark, whose faults would otherwise go unseen. */
+#define ARCH_TEST_HAS_VECTOR 1
+__asm__(".text\n"
+        "arch_test_skip_ud2:\n"
+        "addq $2, (%rsp)\n"
+        "iretq\n");
+static inline void arch_test_vector_replace(void)
+{
+	extern char arch_test_skip_ud2[];
+	static uint64_t idt[2 * 256] __attribute__((aligned(16)));
+	struct __attribute__((packed)) {
+		uint16_t limit;
+		uint64_t base;
+	} r;
+	__asm__ volatile("sidt %0" : "=m"(r));
+	const uint64_t *kit = (const uint64_t *)r.base;
+	for (unsigned i = 0; i < 2u * 256u && i < (r.limit + 1u) / 8u; i++)
+		idt[i] = kit[i];
+	uint64_t h = (uint64_t)(uintptr_t)arch_test_skip_ud2;
+	/* vector 6's gate: offset 15:0 and 31:16 in the low quadword, 63:32 in the high one */
+	idt[12] = (idt[12] & 0x0000ffffffff0000ull) | (h & 0xffffu) | ((h >> 16 & 0xffffu) << 48);
+	idt[13] = (idt[13] & 0xffffffff00000000ull) | (h >> 32);
+	r.base = (uint64_t)(uintptr_t)idt;
+	__asm__ volatile("lidt %0" : : "m"(r) : "memory");
+}
+
 /* Masks interrupts and returns, as a driver's init may leave them: the kit must unmask them
  * for its watchdog before the next benchmark. */
 #define ARCH_TEST_HAS_IRQ_OFF 1

@@ -33,8 +33,17 @@
 #define LAPIC_DEFAULT_BASE 0xfee00000u
 
 /* Exception vectors. */
+#define X86_VEC_NO_FPU 7u               /* device not available (CR0.TS, CR0.EM) */
 #define X86_VEC_PAGE_FAULT 14u          /* CR2 holds the address */
 #define X86_VEC_FIRST_IRQ 32u           /* 0..31 are the CPU's exceptions */
+
+/* Control registers: the bits the kit sets (start.S) and checks after every benchmark. */
+#define X86_CR0_MP (1ull << 1)
+#define X86_CR0_EM (1ull << 2)
+#define X86_CR0_TS (1ull << 3)
+#define X86_CR0_WP (1ull << 16)
+/* MXCSR: the control bits (DAZ, the exception masks, rounding, flush-to-zero); 5:0 are flags. */
+#define X86_MXCSR_CONTROL 0xffc0u
 
 /* Local APIC registers (offsets from its base) and values. */
 #define LAPIC_TPR 0x080u

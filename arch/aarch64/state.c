@@ -1,0 +1,99 @@
+/* What the kit sets up of an AArch64 core at EL1 that benchmark code (also EL1) can change, kept
+ * and put back after every benchmark (bm/port.h, arch_state_restore): the vector base, the
+ * system control (MMU, caches, alignment checks), FP/SIMD's enable and control (rounding mode,
+ * flush-to-zero), the translation registers, and the PMU's enables. */
+#include "arch/a64.h"
+#include "arch/mmu.h"
+#include "bm/out.h"
+#include "bm/port.h"
+
+/* PMCR_EL0's control bits the kit relies on (P and C only reset: they read 0). */
+#define PMCR_KIT_BITS (PMCR_CONTROL & ~(uint64_t)(PMCR_P | PMCR_C))
+
+#define R_VBAR 0
+#define R_SCTLR 1
+#define R_CPACR 2
+#define R_FPCR 3
+#define R_TCR 4
+#define R_TTBR0 5
+#define R_MAIR 6
+#define R_PMCR 7
+#define R_PMCNTEN 8
+#define R_PMUSERENR 9
+#define N_REGS 10
+
+static const char *const names[N_REGS] = {
+	"the vector base (VBAR_EL1)", "the system control (SCTLR_EL1)", "the FP/SIMD enable (CPACR_EL1)",
+	"the FP control (FPCR: rounding mode, flush-to-zero)", "the translation control (TCR_EL1)",
+	"the translation table base (TTBR0_EL1)", "the memory attributes (MAIR_EL1)", "the PMU control (PMCR_EL0)",
+	"the PMU counter enables (PMCNTENSET_EL0)", "the PMU's EL0 access (PMUSERENR_EL0)",
+};
+
+static uint64_t kit[N_REGS];
+static uint8_t has_pmu;
+
+static uint64_t read_reg(unsigned i)
+{
+	switch (i) {
+	case R_VBAR: return arch_sysreg_read(vbar_el1);
+	case R_SCTLR: return arch_sysreg_read(sctlr_el1);
+	case R_CPACR: return arch_sysreg_read(cpacr_el1);
+	case R_FPCR: return arch_sysreg_read(fpcr);
+	case R_TCR: return arch_sysreg_read(tcr_el1);
+	case R_TTBR0: return arch_sysreg_read(ttbr0_el1);
+	case R_MAIR: return arch_sysreg_read(mair_el1);
+	case R_PMCR: return arch_sysreg_read(pmcr_el0) & PMCR_KIT_BITS;
+	case R_PMCNTEN: return arch_sysreg_read(pmcntenset_el0);
+	default: return arch_sysreg_read(pmuserenr_el0);
+	}
+}
+
+/* Puts register i back to the kit's value (v: what it holds now). */
+static void write_reg(unsigned i, uint64_t v)
+{
+	switch (i) {
+	case R_VBAR: arch_sysreg_write(vbar_el1, kit[i]); break;
+	case R_SCTLR: arch_sysreg_write(sctlr_el1, kit[i]); break;
+	case R_CPACR: arch_sysreg_write(cpacr_el1, kit[i]); break;
+	case R_FPCR: arch_sysreg_write(fpcr, kit[i]); break;
+	case R_TCR: arch_sysreg_write(tcr_el1, kit[i]); break;
+	case R_TTBR0: arch_sysreg_write(ttbr0_el1, kit[i]); break;
+	case R_MAIR: arch_sysreg_write(mair_el1, kit[i]); break;
+	case R_PMCR: arch_sysreg_write(pmcr_el0, (arch_sysreg_read(pmcr_el0) & ~PMCR_KIT_BITS) | kit[i]); break;
+	case R_PMCNTEN:
+		arch_sysreg_write(pmcntenclr_el0, v & ~kit[i]);
+		arch_sysreg_write(pmcntenset_el0, kit[i]);
+		break;
+	default: arch_sysreg_write(pmuserenr_el0, kit[i]); break;
+	}
+}
+
+void arch_state_save(void)
+{
+	uint64_t v = 0;
+	has_pmu = (uint8_t)BM_PROBE(v = arch_sysreg_read(pmcr_el0));
+	(void)v;
+	for (unsigned i = 0; i < N_REGS; i++)
+		kit[i] = i >= R_PMCR && !has_pmu ? 0 : read_reg(i);
+}
+
+const char *arch_state_restore(void)
+{
+	static char text[256];
+	char *p = text, *end = text + sizeof text;
+	text[0] = 0;
+	/* (CPACR first: FPCR cannot be read with FP/SIMD off) */
+	for (unsigned i = 0; i < N_REGS; i++) {
+		if (i >= R_PMCR && !has_pmu)
+			break;
+		uint64_t v = read_reg(i);
+		if (v == kit[i])
+			continue;
+		p = bm_state_note(text, p, end, names[i], v, kit[i]);
+		write_reg(i, v);
+		arch_isb();
+	}
+	if (p != text)
+		__asm__ volatile("tlbi vmalle1\n\tdsb sy\n\tisb" : : : "memory");
+	return p == text ? 0 : text;
+}

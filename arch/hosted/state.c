@@ -1,0 +1,26 @@
+/* What the kit relies on of a Linux process that benchmark code can change, kept and put back
+ * after every benchmark (bm/port.h, arch_state_restore): the floating-point environment's
+ * rounding mode (fesetround). Signal handlers and the rest are the OS's to keep. */
+#include <fenv.h>
+
+#include "arch/hosted.h"
+#include "bm/out.h"
+
+static int kit_round;
+
+void arch_state_save(void)
+{
+	kit_round = fegetround();
+}
+
+const char *arch_state_restore(void)
+{
+	static char text[96];
+	int r = fegetround();
+	if (r == kit_round)
+		return 0;
+	fesetround(kit_round);
+	bm_state_note(text, text, text + sizeof text, "the FP rounding mode (fegetround())", (uint64_t)(unsigned)r,
+	              (uint64_t)(unsigned)kit_round);
+	return text;
+}
