@@ -5,6 +5,7 @@ import re
 from decimal import Decimal
 
 from . import derive, layout
+from .output import printable
 from .records import DEC_MAX, U64_MAX, NonFinite
 from .shared import (PHASES, STATUSES, WARMUP_MAX, WARMUP_MIN, WARMUP_STEP,  # noqa: F401 (the firmware's:
                      WARMUP_WINDOW)                                         # tools/gen-shared)
@@ -49,7 +50,8 @@ def show(v) -> str:
     if isinstance(v, Decimal):
         return format(v, "f")
     if isinstance(v, str):
-        return '"' + (v if len(v) <= 40 else v[:40] + "...") + '"'
+        # (escaped: a problem is printed on a terminal, and a record's string may hold ESC)
+        return '"' + printable(v if len(v) <= 40 else v[:40]) + ('"' if len(v) <= 40 else '..."')
     if v is None:
         return "null"
     if isinstance(v, (list, dict)):
