@@ -256,7 +256,7 @@ def _problems(lines):
 # (benchmark, edit, the words of the refusal) on the 14-benchmark log, with and without hist records
 IMPOSSIBLE = [
     ("below-over-n", "empty", lambda d: d.update(below_overhead=d["n"] + 1),
-     "below_overhead = 1001 > n = 1000: it counts samples"),
+     "below_overhead = 1001 > n = 1000: it counts some of the n timed batches"),
     ("below-min-above-0", "crc32", lambda d: d.update(below_overhead=1),
      "below_overhead = 1 but min = 11273.000: a batch under the overhead counts 0, so min would be 0"),
     ("warmup-above-cap", "crc32", lambda d: d.update(warmup={"batches": 260, "settled": True}),

@@ -21,8 +21,8 @@ import sys
 
 from . import log as logmod
 from . import stream
-from .errors import UsageError
 from .boot import plural
+from .errors import UsageError
 from .log import same_file
 from .options import baud, seconds
 
@@ -36,8 +36,9 @@ def add_arguments(p):
     p.add_argument("--linger", type=seconds, default=1.0,
                    help="after the end record, seconds of quiet before stopping (keeps the table in --raw)")
     p.add_argument("--stall", type=seconds, default=None,
-                   help=f"once a boot has completed, stop when no record arrives for this many seconds (default "
-                        f"{stream.STALL_S:g}, or {stream.STALL_BUDGETS} x the newest meta's bench_timeout_ms if longer)")
+                   help=f"once a boot has completed, stop when no record arrives for this many seconds "
+                        f"(default {stream.STALL_S:g}, or {stream.STALL_BUDGETS} x the newest meta's "
+                        f"bench_timeout_ms if longer)")
     p.add_argument("--start", metavar="CMD", help="shell command to run once the console is being read")
     p.add_argument("--quiet", action="store_true", help="do not echo the console to stderr")
     p.add_argument("cmd", nargs="*", help="-- command whose output is the console (instead of --port)")
@@ -90,6 +91,7 @@ def main(args):
     def stop(signum, frame):
         raise KeyboardInterrupt  # (SIGTERM, e.g. a CI job's timeout: stop like Ctrl-C, keep what arrived)
     signal.signal(signal.SIGTERM, stop)
+
     def stall(watch):
         return args.stall or watch.stall_s()
     try:

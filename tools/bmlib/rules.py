@@ -7,8 +7,8 @@ from decimal import Decimal
 from . import derive, layout
 from .output import printable
 from .records import DEC_MAX, U64_MAX, NonFinite
-from .shared import (PHASES, STATUSES, WARMUP_MAX, WARMUP_MIN, WARMUP_STEP,  # noqa: F401 (the firmware's:
-                     WARMUP_WINDOW)                                         # tools/gen-shared)
+# (the firmware's values, tools/gen-shared; STATUSES and WARMUP_WINDOW are also taken from here)
+from .shared import PHASES, STATUSES, WARMUP_MAX, WARMUP_MIN, WARMUP_STEP, WARMUP_WINDOW  # noqa: F401
 
 DEC128_MAX = Decimal(f"{(2**128 - 1) // 1000}.{(2**128 - 1) % 1000:03d}")   # a milli figure in 128 bits
 
@@ -298,7 +298,7 @@ def check_result(d: dict) -> list:
         f.errs += w.errs
     below = f.int("below_overhead", hi=U32_MAX)
     if below and n is not None and below > n:
-        f.errs.append(f"below_overhead = {below} > n = {n}: it counts samples")
+        f.errs.append(f"below_overhead = {below} > n = {n}: it counts some of the n timed batches")
     elif below and lo is not None and lo > 0:
         f.errs.append(f"below_overhead = {below} but min = {show(lo)}: a batch under the overhead counts 0, "
                       f"so min would be 0")

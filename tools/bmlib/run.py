@@ -2,8 +2,9 @@
 status; with --check (implied by --expect, --zero, --require, --exact and --runs > 1), also
 judge its records. Reading stops once the end record arrived and the console went quiet, even
 if the command keeps running (`cat /dev/pts/N`); a command ended by a signal after the end
-record (cat's SIGHUP when the QEMU behind the pty exits) leaves the status to the end record. On a timeout or a crash what arrived is kept,
-checked, and the benchmark that was running is named with what the kit printed (`*** ` lines).
+record (cat's SIGHUP when the QEMU behind the pty exits) leaves the status to the end record.
+On a timeout or a crash what arrived is kept, checked, and the benchmark that was running is
+named with what the kit printed (`*** ` lines).
 
 With --log FILE nothing is run: a saved console log is judged the same way.
 
