@@ -348,9 +348,9 @@ def test_name_starting_with_a_digit_says_so(write):
     odd = [corpus.resign(l, lambda d: d.update(name="odd$name")) if l.startswith("{") and '"name":"crc32"' in l
            else l for l in lines]
     p = bm("check", write("odd.log", odd))
-    assert p.returncode == 1 and "letters, digits and _ only, not '$'" in p.stdout, p.stdout
+    assert p.returncode == 1 and "use letters, digits and _ only (not '$')" in p.stdout, p.stdout
     esc = [corpus.resign(l, lambda d: d.update(name="a\x1b[2J\u202eb")) if l.startswith("{") and '"name":"crc32"' in l
            else l for l in lines]
     p = bm("check", write("esc.log", esc))
-    assert p.returncode == 1 and "not '\\x1b'" in p.stdout and '"a\\x1b[2J\\u202eb"' in p.stdout, p.stdout
-    assert "\x1b" not in p.stdout and "\u202e" not in p.stdout
+    assert p.returncode == 1 and "(not '\\x1b' '[' '\\u202e')" in p.stdout, p.stdout
+    assert '"a\\x1b[2J\\u202eb"' in p.stdout and "\x1b" not in p.stdout and "\u202e" not in p.stdout

@@ -37,8 +37,8 @@ def name_problem(name):
     bad = sorted({c for c in name if not (c.isascii() and (c.isalnum() or c == "_"))})
     if bad:
         shown = " ".join(repr(c) for c in bad[:5])   # (repr: a control character shows escaped)
-        return (f"a benchmark's name is a C identifier: letters, digits and _ only, not {shown}"
-                f"{' ...' if len(bad) > 5 else ''}")
+        return (f"a benchmark's name is a C identifier: use letters, digits and _ only (not {shown}"
+                f"{' ...' if len(bad) > 5 else ''})")
     return "a benchmark's name is a C identifier: it must not start with a digit"
 
 
