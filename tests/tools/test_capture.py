@@ -151,3 +151,111 @@ def test_capture_end_record_without_newline(tmp_path):
     t0 = time.monotonic()
     p = bm("capture", "--quiet", "--timeout", "60", "--", "sh", "-c", f"cat {src}; sleep 60")
     assert p.returncode == 0 and "complete" in p.stderr and time.monotonic() - t0 < 30, p.stderr
+
+
+def _boot(log="r14"):
+    return subprocess.run([PY, FAKE, "--log", log, "--out", "/dev/stdout"], stdout=subprocess.PIPE).stdout
+
+
+def _noisy_result(data):
+    """data with one byte of one result line changed (line noise: its CRC no longer matches)."""
+    i = data.index(b'{"type":"result"', data.index(b'{"type":"result"') + 1)
+    j = data.index(b'"p50":', i) + 6
+    return data[:j] + (b"7" if data[j:j + 1] != b"7" else b"8") + data[j + 1:]
+
+
+def test_capture_keeps_the_newest_complete_boot(tmp_path):
+    """A clean boot, then a newer complete boot with one byte of noise in a result line: the
+    newer one is kept (-o), the older one is named as dropped, and the damage makes exit 1."""
+    first, second = _boot("fail"), _noisy_result(_boot("r14"))
+    src = tmp_path / "console"
+    src.write_bytes(first + second)
+    out = tmp_path / "rec.jsonl"
+    p = bm("capture", "--quiet", "-o", out, "--", "cat", src)
+    no_crash(p)
+    assert p.returncode == 1, p.stderr
+    assert "dropped boot 1 (lines 5-32, complete): boot 2 is newer and complete" in p.stderr, p.stderr
+    assert "the newest complete boot, boot 2 (lines" in p.stderr and "is damaged: 1 problem" in p.stderr
+    assert "CRC mismatch" in p.stderr
+    kept = out.read_bytes()
+    assert kept.startswith(b'{"type":"meta"') and b'"name":"known_loop"' in kept and b"bad_insn" not in kept
+    # the newest boot clean and an older one damaged: the newer is kept, exit 0
+    src.write_bytes(_noisy_result(_boot("r14")) + first)
+    p = bm("capture", "--quiet", "-o", out, "--", "cat", src)
+    assert p.returncode == 0 and "dropped boot 1" in p.stderr and b"bad_insn" in out.read_bytes(), p.stderr
+
+
+def test_capture_later_boot_cut_short(tmp_path):
+    """A complete boot, then a newer one the console lost mid-run (closed, or --timeout): the
+    complete one is kept, the cut one named, and the exit status says the newest did not end."""
+    first, second = _boot("r14"), _boot("fail")
+    src = tmp_path / "console"
+    src.write_bytes(first + second[:len(second) // 2])
+    out = tmp_path / "rec.jsonl"
+    p = bm("capture", "--quiet", "-o", out, "--", "cat", src)
+    no_crash(p)
+    assert p.returncode == 1 and "it did not complete" in p.stderr and "dropped boot 2" in p.stderr, p.stderr
+    assert bm("check", out).returncode == 0 and b"known_loop" in out.read_bytes()
+    q = bm("capture", "--quiet", "-o", out, "--timeout", "3", "--", "sh", "-c", f"cat {src}; sleep 60")
+    assert q.returncode == 124 and "timed out after 3 s before boot 2's end record" in q.stderr, q.stderr
+    assert bm("check", out).returncode == 0
+
+
+def _stalling_pty(tmp_path, second_records=6):
+    """A pty fed a complete boot, then the first records of a second boot, then nothing while
+    held open (a board that reset and hung): (path, flag file to start it, master fd)."""
+    master, slave = os.openpty()
+    flag = tmp_path / "go"
+    first, second = _boot("r14"), _boot("fail")
+    recs = [k for k in range(len(second)) if second.startswith(b'{"type":', k)]
+    data = first + second[:recs[second_records]]
+
+    def feed():
+        while not os.path.exists(flag):
+            time.sleep(0.01)
+        for i in range(0, len(data), 97):
+            os.write(master, data[i:i + 97])
+            time.sleep(0.0005)
+    threading.Thread(target=feed, daemon=True).start()
+    path = os.ttyname(slave)
+    os.close(slave)
+    return path, flag, master
+
+
+def test_capture_stops_when_a_later_boot_stalls(tmp_path):
+    """After a complete boot a new one starts and stops printing (the port stays open): the
+    capture stops after --stall seconds without a record, keeps the complete boot, exit 1."""
+    path, flag, master = _stalling_pty(tmp_path)
+    out = tmp_path / "rec.jsonl"
+    t0 = time.monotonic()
+    p = bm("capture", "--quiet", "--port", path, "-o", out, "--start", f"touch {flag}", "--stall", "2")
+    took = time.monotonic() - t0
+    os.close(master)
+    no_crash(p)
+    assert p.returncode == 1 and took < 30, (took, p.stderr)
+    assert "dropped boot 2" in p.stderr and "INCOMPLETE" in p.stderr and "it did not complete" in p.stderr
+    assert "boot 2 printed no record for 2 s after boot 1 completed: stopped" in p.stderr, p.stderr
+    assert bm("check", out).returncode == 0 and b"known_loop" in out.read_bytes()
+
+
+def test_capture_stall_default_ends_the_wait(tmp_path):
+    """Without --stall or --timeout the same capture ends too (it waited forever): after the
+    documented default, 30 s (or 3 x the meta's bench_timeout_ms when longer)."""
+    from bmlib import stream
+    w = stream.Watch()
+    assert w.stall_s() == stream.STALL_S == 30
+    w.feed(_boot("r14"))          # (the corpus's meta: bench_timeout_ms 2000)
+    assert w.completed == 1 and w.stall_s() == 30
+    import corpus
+    lines = corpus.realistic14()
+    k = corpus.record_indexes(lines)[0]
+    w.feed(corpus.text(lines[:k] + [corpus.resign(lines[k], lambda d: d.update(bench_timeout_ms=20000))]))
+    assert w.budget_ms == 20000 and w.stall_s() == 60
+    path, flag, master = _stalling_pty(tmp_path)
+    out = tmp_path / "rec.jsonl"
+    t0 = time.monotonic()
+    p = bm("capture", "--quiet", "--port", path, "-o", out, "--start", f"touch {flag}", timeout=200)
+    took = time.monotonic() - t0
+    os.close(master)
+    assert p.returncode == 1 and 30 <= took < 90, (took, p.stderr)
+    assert "boot 2 printed no record for 30 s" in p.stderr and bm("check", out).returncode == 0

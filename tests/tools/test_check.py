@@ -3,6 +3,7 @@ each with the exact verdict it must get (complete and clean, or precisely which 
 the command's exit statuses and --write, and a fuzz pass that must never crash."""
 import random
 import subprocess
+from decimal import Decimal
 
 import pytest
 
@@ -239,3 +240,117 @@ def test_icount_result_clock_and_windows(write):
 def test_stdin_once(write):
     p = bm("check", "-", "-", input=open(write("a.log", corpus.failing_log())).read())
     assert p.returncode == 2 and "can be read once" in p.stderr
+
+
+def _edit_result(lines, name, edit):
+    """lines with benchmark name's result record changed by edit (its CRC made right again)."""
+    i = next(k for k, l in enumerate(lines) if l.startswith('{"type":"result"') and f'"name":"{name}"' in l)
+    return lines[:i] + [corpus.resign(lines[i], edit)] + lines[i + 1:]
+
+
+def _problems(lines):
+    lg = log.analyze(corpus.text(lines))
+    return [p.msg for p in lg.problems]
+
+
+# (benchmark, edit, the words of the refusal) on the 14-benchmark log, with and without hist records
+IMPOSSIBLE = [
+    ("below-over-n", "empty", lambda d: d.update(below_overhead=d["n"] + 1),
+     "below_overhead = 1001 > n = 1000: it counts some of the n timed batches"),
+    ("below-min-above-0", "crc32", lambda d: d.update(below_overhead=1),
+     "below_overhead = 1 but min = 11273.000: a batch under the overhead counts 0, so min would be 0"),
+    ("warmup-above-cap", "crc32", lambda d: d.update(warmup={"batches": 260, "settled": True}),
+     "warmup.batches = 260 is above the warm-up's cap of 256 batches"),
+    ("warmup-unsettled-above-cap", "crc32", lambda d: d.update(warmup={"batches": 300, "settled": False}),
+     "warmup.batches = 300 is above the warm-up's cap of 256 batches"),
+    ("unsettled-below-cap", "crc32", lambda d: d.update(warmup={"batches": 100, "settled": False}),
+     "warmup.settled = false after 100 batches: the warm-up ends unsettled only at its cap of 256"),
+    ("settled-between-tests", "crc32", lambda d: d.update(warmup={"batches": 13, "settled": True}),
+     "warmup.settled = true after 13 batches: settling is tested after 8 batches and every 4"),
+]
+
+
+@pytest.mark.parametrize("hist", [True, False], ids=["hist", "nohist"])
+@pytest.mark.parametrize("case,name,edit,words", IMPOSSIBLE, ids=[c[0] for c in IMPOSSIBLE])
+def test_impossible_counts_and_warmup_refused(case, name, edit, words, hist):
+    """Figures no run of the harness can print (core/bm_harness.c: account(), warm_up()), each
+    refused naming the record and what contradicts what."""
+    lines = corpus.realistic14(hist=hist)
+    assert _problems(lines) == []
+    msgs = _problems(_edit_result(lines, name, edit))
+    assert len(msgs) == 1 and f"benchmark {name}: result: " in msgs[0] and words in msgs[0], msgs
+
+
+def test_possible_counts_and_warmup_accepted():
+    """What the harness can print stays accepted: every batch under the overhead (min 0), an
+    unsettled warm-up at its cap, settling found at the cap or on a test (every 4 from 8)."""
+    lines = corpus.realistic14(hist=False)
+    for name, edit in (("empty", lambda d: d.update(below_overhead=d["n"])),
+                       ("crc32", lambda d: d.update(warmup={"batches": 256, "settled": False})),
+                       ("crc32", lambda d: d.update(warmup={"batches": 256, "settled": True})),
+                       ("crc32", lambda d: d.update(warmup={"batches": 12, "settled": True}))):
+        assert _problems(_edit_result(lines, name, edit)) == []
+
+
+def test_saturated_flag_where_nothing_saturates_refused():
+    """Without hist records a saturated flag switched off the checks of the moments: at n = 1000
+    (nothing saturates below 2^32 + 1 samples) a stddev no 1000 values within min..max can have
+    was accepted."""
+    lines = corpus.realistic14(hist=False)
+
+    def edit(d):
+        d["flags"]["saturated"] = True
+        d.update(stddev=(d["max"] - d["min"]) * 10 + 1, ci95=Decimal("0.000"), cv_ppm=0)
+    msgs = _problems(_edit_result(lines, "stats_add_random", edit))
+    assert len(msgs) == 1 and "benchmark stats_add_random: result: flags.saturated = true, but n = 1000: " \
+        "nothing saturates below n = 4294967297" in msgs[0], msgs
+    from bmlib import rules
+    assert rules.SATURABLE_N == 2**32 + 1
+
+
+def _short_log(raw, iters):
+    """A boot without hist records: one benchmark of constant raw batches of iters iterations
+    (meta overhead_cycles 3: short_interval below a median batch of 297)."""
+    return corpus.write_log([corpus.Bench("edge", [raw] * 100, iters), corpus.Bench("crc32", [11273] * 100)],
+                            100, "hardware", hist=False)
+
+
+@pytest.mark.parametrize("raw,iters,shown", [(296, 1, "296"), (297, 1, "297"), (296, 2000, "295..296"),
+                                             (297, 2000, "297..298"), (11273, 1, "11273")])
+def test_short_interval_against_p50_without_hist(raw, iters, shown):
+    """short_interval is p50 x iters + overhead < 100 x overhead: a flag the printed p50 and the
+    meta's overhead contradict is refused, allowing the rounding of p50 (0.001 per iteration)
+    and nothing more."""
+    lines = _short_log(raw, iters)
+    assert _problems(lines) == []
+    msgs = _problems(_edit_result(lines, "edge", lambda d: d.update(short_interval=not d["short_interval"])))
+    want = "under" if raw < 297 else "at least"
+    assert len(msgs) == 1 and f"benchmark edge: result: short_interval = {'false' if raw < 297 else 'true'}" \
+        in msgs[0] and f"is a median batch of {shown} cycles" in msgs[0] and f"is {want} 100 x 3" in msgs[0], msgs
+
+
+def test_short_interval_within_p50_rounding_accepted():
+    """With 4000 iterations a p50 of 0.074 is any median batch of 294..297: both flags are
+    possible (raw 296 is short, 297 is not), so neither is refused."""
+    for raw in (296, 297):
+        lines = _short_log(raw, 4000)
+        flipped = _edit_result(lines, "edge", lambda d: d.update(short_interval=not d["short_interval"]))
+        assert _problems(lines) == [] and _problems(flipped) == []
+
+
+def test_name_starting_with_a_digit_says_so(write):
+    lines = corpus.realistic14(samples=100)
+    named = [corpus.resign(l, lambda d: d.update(name="9lives")) if l.startswith("{") and '"name":"crc32"' in l
+             else l for l in lines]
+    p = bm("check", write("9.log", named))
+    assert p.returncode == 1 and 'name = "9lives": a benchmark\'s name is a C identifier: it must not start ' \
+        "with a digit" in p.stdout, p.stdout
+    odd = [corpus.resign(l, lambda d: d.update(name="odd$name")) if l.startswith("{") and '"name":"crc32"' in l
+           else l for l in lines]
+    p = bm("check", write("odd.log", odd))
+    assert p.returncode == 1 and "use letters, digits and _ only (not '$')" in p.stdout, p.stdout
+    esc = [corpus.resign(l, lambda d: d.update(name="a\x1b[2J\u202eb")) if l.startswith("{") and '"name":"crc32"' in l
+           else l for l in lines]
+    p = bm("check", write("esc.log", esc))
+    assert p.returncode == 1 and "(not '\\x1b' '[' '\\u202e')" in p.stdout, p.stdout
+    assert '"a\\x1b[2J\\u202eb"' in p.stdout and "\x1b" not in p.stdout and "\u202e" not in p.stdout

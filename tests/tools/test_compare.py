@@ -428,3 +428,56 @@ def test_plot_takes_any_file_name_and_environment(write, tmp_path):
     for cmd in (("report", a), ("check", a), ("compare", a, a)):
         full = subprocess.run([PY, BM, *cmd], stdout=open("/dev/full", "w"), stderr=subprocess.PIPE, text=True)
         assert full.returncode == 2 and "cannot write the output" in full.stderr, (cmd, full.stderr)
+
+
+def test_labels_and_names_are_escaped(write, tmp_path):
+    """Text from records and file names (a build label, a kit version, a failure's reason, a run's
+    file name) with ESC, NUL, a newline or a bidirectional override reaches no terminal raw: the
+    table and Markdown show it escaped, CSV quotes it and JSON escapes it (their own rules)."""
+    evil = "x\x1b[2J\x00\nfake row\u202e"
+    shown = "x\\x1b[2J\\x00\\nfake row\\u202e"
+    a = write("a.log", corpus.hosted_runs(seed=1))
+    b_lines = corpus.hosted_runs(seed=2, fail=("memcpy_4k",))
+    b_lines = [corpus.resign(l, lambda d: d.update(label=evil, kit_version="9" + evil))
+               if l.startswith('{"type":"meta"') else
+               corpus.resign(l, lambda d: d.update(reason="verify " + evil)) if '"status":"fail"' in l else l
+               for l in b_lines]
+    b = str(tmp_path / "b\x1b[31m\n.log")
+    open(b, "wb").write(corpus.text(b_lines))
+    assert bm("check", b).returncode == 0
+    p = bm("compare", a, b)
+    no_crash(p)
+    assert p.returncode == 0, p.stderr
+    for out in (p.stdout, p.stderr):
+        assert not any(c in out for c in "\x1b\x00\u202e"), out
+    assert f"label {shown}" in p.stdout and "b\\x1b[31m\\n.log" in p.stdout
+    assert f"vs 9{shown})" in p.stderr                      # the kit versions warning
+    assert p.stdout.count("\n") == len(p.stdout.splitlines()) and "\nfake row" not in p.stdout
+    r = bm("report", a, b, "--format", "markdown")
+    assert r.returncode == 0 and f"verify {shown}" in r.stdout and "\x1b" not in r.stdout, r.stdout
+    assert all(line.startswith("|") for line in r.stdout.splitlines())
+    t = bm("report", b)
+    assert f"verify {shown}" in t.stdout and "\x1b" not in t.stdout
+    c = bm("report", b, "--format", "csv")
+    import csv
+    import io
+    assert [row for row in csv.reader(io.StringIO(c.stdout)) if row[2].startswith("fail")][0][2] == \
+        "fail: verify " + evil + " in verify"
+    j = bm("report", b, "--format", "json")
+    assert any(x["label"] == evil for x in json.loads(j.stdout)) and "\x1b" not in j.stdout
+
+
+def test_forced_across_units_names_each_sides_unit(write):
+    """--force across units: each side's column says its own unit (B's said A's), and the
+    JSON rows carry B's as unit_b."""
+    a = write("a.log", corpus.hosted_runs(seed=1))
+    b = write("b.log", corpus.realistic14(samples=300))
+    p = bm("compare", a, b, "--force")
+    assert p.returncode == 0, p.stderr
+    head = next(l for l in p.stdout.splitlines() if l.startswith("benchmark"))
+    assert "A [tsc_ticks]" in head and "B [cycles]" in head, head
+    j = rows(bm("compare", a, b, "--force", "--format", "json"))
+    assert j[("crc32", "p50")]["unit"] == "tsc_ticks" and j[("crc32", "p50")]["unit_b"] == "cycles"
+    same = bm("compare", a, a)
+    head = next(l for l in same.stdout.splitlines() if l.startswith("benchmark"))
+    assert "A [tsc_ticks]" in head and "B [tsc_ticks]" in head

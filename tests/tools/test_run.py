@@ -113,3 +113,41 @@ def test_usage_messages(tmp_path):
     assert bm("run", "--runs", "0", "--", "true").returncode == 2
     h = bm("run", "--help")
     assert h.returncode == 0 and "--expect NAME=STATUS" in h.stdout
+
+
+def _pty_board(args, hold=0.2):
+    """A pseudo-terminal in raw mode, as QEMU's -serial pty makes it, fed the fake board's
+    console and then closed (QEMU exiting): the path of its reading end."""
+    import os
+    import subprocess
+    import threading
+    import tty
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    data = subprocess.run([PY, FAKE, "--out", "/dev/stdout"] + args, stdout=subprocess.PIPE).stdout
+
+    def feed():
+        time.sleep(0.5)              # (cat has opened it: the data waits in the pty until read)
+        for i in range(0, len(data), 97):
+            os.write(master, data[i:i + 97])
+        time.sleep(hold)
+        os.close(master)
+    threading.Thread(target=feed, daemon=True).start()
+    path = os.ttyname(slave)
+    os.close(slave)
+    return path
+
+
+def test_reader_killed_by_sighup_after_the_end_record():
+    """`cat /dev/pts/N` gets SIGHUP when the QEMU behind the pty exits: once the end record has
+    arrived the run is judged by its records, with the end record's status (it said status -1,
+    a crash, and 125)."""
+    p = run("--check", "--timeout", "30", "--", "cat", _pty_board(["--log", "r14"]))
+    assert p.returncode == 0, p.stderr
+    assert "ended by signal SIGHUP after the end record" in p.stderr and "guest status 0" in p.stderr
+    q = run("--timeout", "30", "--", "cat", _pty_board([]))
+    assert q.returncode == 1 and "crash" not in q.stderr, q.stderr      # (the end record's status 1)
+    # before the end record, a signal is still a crash
+    c = run("--check", "--timeout", "30", "--", "cat", _pty_board(["--die-at", "crc32"]))
+    assert c.returncode == 125 and "status -1 (SIGHUP) without the exit device" in c.stderr, c.stderr
+    assert "benchmark crc32 (3/5) was running" in c.stderr

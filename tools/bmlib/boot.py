@@ -248,6 +248,9 @@ class _Check:
                 self.rule_say(("insns", "none"), b, r, "has insns")
             h = b.hist.data if b.hist is not None else None
             if h is None or rules.check_hist(h) or h.get("n") != r.get("n") or h.get("div") != r.get("iters"):
+                # No usable hist: short_interval against the printed p50 and the overhead
+                if whole(oh):
+                    self.short_vs_p50(b, r, oh)
                 continue
             hist = derive.Hist(h)
             if hist.sum_saturated:
@@ -277,6 +280,29 @@ class _Check:
             self.say(("end",), end, "end record",
                      f"body_cycles = {body}, fewer than the timed samples of the results' hist records add up "
                      f"to ({sums})")
+
+    def short_vs_p50(self, b, r, oh):
+        """short_interval against the printed figures: the firmware sets it when the median batch,
+        overhead included, is under 100 x the overhead (summarize(), BM_SHORT_INTERVAL_FACTOR),
+        and prints that median per iteration, rounded to 0.001 halves up. Every raw median that
+        prints as this p50 is tried, so only a flag that none of them gives is refused."""
+        si, p50, iters = r.get("short_interval"), r.get("p50"), r.get("iters")
+        if not isinstance(si, bool) or not isinstance(p50, Decimal) or not p50.is_finite() \
+                or not isinstance(iters, int) or isinstance(iters, bool) or iters < 1:
+            return
+        m = int(p50 * 1000)
+        # raw prints as m thousandths iff (2m - 1) iters <= 2000 raw < (2m + 1) iters
+        lo = max(0, -(-(2 * m - 1) * iters // 2000))
+        hi = -(-(2 * m + 1) * iters // 2000) - 1
+        if lo > hi:
+            return   # (no raw median prints as this p50: not this rule's to say)
+        short_lo, short_hi = lo + oh < 100 * oh, hi + oh < 100 * oh
+        if si != short_lo and si != short_hi:
+            size = f"{lo}" if lo == hi else f"{lo}..{hi}"
+            unit = r.get("unit") if isinstance(r.get("unit"), str) else "cycles"
+            self.bench_say(b, r, f"result: short_interval = {rules.show(si)}, but p50 = {rules.show(p50)} x iters = "
+                                 f"{iters} is a median batch of {size} {unit}, and that + the meta's overhead_cycles = "
+                                 f"{oh} is {'under' if short_lo else 'at least'} 100 x {oh}")
 
     def icount_claim(self):
         """built_for qemu-icount promises exact, repeatable counts; under -icount shift=0 a core

@@ -1,23 +1,27 @@
 """Capture a board's console: from a serial port or pseudo-terminal (--port, pyserial), or
 from a command's output (`-- qemu-system-...`). Waits for a meta record, stops at the end
 record (or --timeout), and tolerates CR LF, ANSI noise and resets (a new meta is a new boot;
-the last complete boot is kept). Saves the raw console (--raw) and the clean records (-o).
+the newest complete boot is kept, and every other one is named as dropped). Once a boot has
+completed, a later one that prints no record for --stall seconds ends the capture. Saves the
+raw console (--raw) and the clean records (-o).
 
 --start CMD runs a shell command once the console is being read (reset, flash or unpause the
 board), so nothing printed before the reader attached is lost.
 
-Exit status: 0 a complete, clean boot was saved; 1 the saved boot has problems (listed) or
-none completed; 2 usage, the port cannot be opened, an output could not be written (the paths
-are checked before anything is read), or the --start command failed before a boot began; 124
-timed out before an end record; 130 stopped by Ctrl-C or SIGTERM before an end record. Whatever
-ends the read, what arrived is saved: every byte to --raw, the boot's records (complete or not)
-to -o, which is emptied when no boot arrived (never left holding an earlier run's records)."""
+Exit status: 0 a complete, clean boot was saved and no later boot began; 1 the saved boot has
+problems (listed), a later boot did not complete (stalled, or the console closed), or none
+completed; 2 usage, the port cannot be opened, an output could not be written (the paths are
+checked before anything is read), or the --start command failed before a boot began; 124 timed
+out before an end record; 130 stopped by Ctrl-C or SIGTERM before an end record. Whatever ends
+the read, what arrived is saved: every byte to --raw, the boot's records (complete or not) to
+-o, which is emptied when no boot arrived (never left holding an earlier run's records)."""
 import os
 import signal
 import sys
 
 from . import log as logmod
 from . import stream
+from .boot import plural
 from .errors import UsageError
 from .log import same_file
 from .options import baud, seconds
@@ -31,6 +35,10 @@ def add_arguments(p):
     p.add_argument("--timeout", type=seconds, default=None, help="give up after this many seconds (default: none)")
     p.add_argument("--linger", type=seconds, default=1.0,
                    help="after the end record, seconds of quiet before stopping (keeps the table in --raw)")
+    p.add_argument("--stall", type=seconds, default=None,
+                   help=f"once a boot has completed, stop when no record arrives for this many seconds "
+                        f"(default {stream.STALL_S:g}, or {stream.STALL_BUDGETS} x the newest meta's "
+                        f"bench_timeout_ms if longer)")
     p.add_argument("--start", metavar="CMD", help="shell command to run once the console is being read")
     p.add_argument("--quiet", action="store_true", help="do not echo the console to stderr")
     p.add_argument("cmd", nargs="*", help="-- command whose output is the console (instead of --port)")
@@ -83,11 +91,14 @@ def main(args):
     def stop(signum, frame):
         raise KeyboardInterrupt  # (SIGTERM, e.g. a CI job's timeout: stop like Ctrl-C, keep what arrived)
     signal.signal(signal.SIGTERM, stop)
+
+    def stall(watch):
+        return args.stall or watch.stall_s()
     try:
         if args.port:
-            res = stream.read_port(args.port, args.baud, args.timeout, args.linger, echo, helper)
+            res = stream.read_port(args.port, args.baud, args.timeout, args.linger, echo, helper, stall)
         else:
-            res = stream.run_command(cmd, args.timeout, args.linger, echo, helper)
+            res = stream.run_command(cmd, args.timeout, args.linger, echo, helper, stall)
     except ValueError as e:
         raise UsageError(str(e))
     except OSError as e:
@@ -96,11 +107,18 @@ def main(args):
     if args.raw:
         failed.append(_write(args.raw, res.data))
     lg = logmod.analyze(res.data, args.port or cmd[0])
-    bt = lg.last_complete() or (lg.boots[-1] if lg.boots else None)
+    done = [b for b in lg.boots if b.complete]
+    bt = done[-1] if done else (lg.boots[-1] if lg.boots else None)
     # Earlier boots cut by a reset are expected on a real board: say so, but judge the kept one.
     for p in lg.problems:
         if bt is None or p not in bt.problems:
             say(f"note: {p.msg}")
+    later = [b for b in lg.boots if bt is not None and b.index > bt.index]
+    for b in lg.boots:
+        if b is not bt:
+            why = "it did not complete" if b in later else \
+                f"boot {bt.index} is newer{' and complete' if bt.complete else ''}"
+            say(f"dropped boot {b.index} (lines {b.lines[0]}-{b.lines[1]}, {_state(b)}): {why}")
     if res.start_failed is not None:
         say(f"the --start command exited with status {res.start_failed} before a boot began: {args.start}")
     if bt is None:
@@ -129,16 +147,29 @@ def main(args):
         say(f"problem: {p.msg}")
     results = [b for b in bt.benches if b.result is not None]
     ok = sum(1 for b in results if b.status == "ok")
-    state = "complete" if bt.complete else "INCOMPLETE"
-    say(f"boot {bt.index}: {state}, {len(bt.records)} records, {len(results)} results ({ok} ok) saved{where}")
-    if res.timed_out and not bt.complete:
-        say(f"timed out after {args.timeout:g} s before the end record")
+    say(f"boot {bt.index}: {_state(bt)}, {len(bt.records)} records, {len(results)} results ({ok} ok) saved{where}")
+    if bt.complete and bt.problems:
+        say(f"the newest complete boot, boot {bt.index} (lines {bt.lines[0]}-{bt.lines[1]}), is damaged: "
+            f"{plural(len(bt.problems), 'problem')} (above)")
+    cut = "the end record" if not bt.complete else f"boot {later[-1].index}'s end record" if later else None
+    if res.timed_out and cut:
+        say(f"timed out after {args.timeout:g} s before {cut}")
         return 124
-    if res.interrupted and not bt.complete:
-        say("interrupted before the end record")
+    if res.interrupted and cut:
+        say(f"interrupted before {cut}")
         return 130
-    if res.closed and not bt.complete:
-        say(f"the console closed before the end record ({res.closed})")
+    if res.closed and cut:
+        say(f"the console closed before {cut} ({res.closed})")
+    if res.stalled is not None:
+        who = f"boot {later[-1].index} printed no record" if later else "no record arrived"
+        say(f"{who} for {res.stalled:g} s after boot {bt.index} completed: stopped (--stall sets the wait)")
     if any(failed):
         return 2
-    return 0 if bt.clean else 1
+    return 0 if bt.clean and not later else 1
+
+
+def _state(bt):
+    """A boot in a few words: complete and clean, complete with problems, or cut short."""
+    if not bt.complete:
+        return "INCOMPLETE"
+    return "complete" if not bt.problems else f"complete, {plural(len(bt.problems), 'problem')}"

@@ -7,6 +7,7 @@ import sys
 
 from . import log as logmod
 from .errors import UsageError
+from .output import printable
 
 
 def add_arguments(p):
@@ -49,12 +50,12 @@ def main(args):
         lg = logmod.analyze(data, path)
         if not args.quiet:
             for bt in lg.boots:
-                print(f"{path}: {summary(bt)}")
+                print(printable(f"{path}: {summary(bt)}"))
         for p in lg.problems:
-            print(f"{path}: problem: {p.msg}")
+            print(printable(f"{path}: problem: {p.msg}"))
         if not args.quiet:
             for n in lg.notes:
-                print(f"{path}: note: {n}")
+                print(printable(f"{path}: note: {n}"))
         verdict = "complete and clean" if lg.clean else \
             f"{len(lg.problems)} problem{'s' if len(lg.problems) != 1 else ''}"
         print(f"{path}: {verdict}")

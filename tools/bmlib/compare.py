@@ -13,7 +13,7 @@ from . import dist, stats
 from .errors import UsageError
 from .log import load_runs
 from .options import alpha, bench_pattern
-from .output import FORMATS, num, pct, render
+from .output import FORMATS, num, pct, printable, render
 
 
 SHORT = {"exact": "exact", "mann-whitney U (runs)": "U-runs", "welch t (exact moments)": "welch-t",
@@ -56,7 +56,20 @@ def _ci_text(r):
     return f"[{r.ci[0]:+.3g}, {r.ci[1]:+.3g}]"
 
 
-def rows_of(benches):
+def side_units(runs):
+    """{benchmark: its unit in the ok results of these runs} (None where they mix units)."""
+    out = {}
+    for r in runs:
+        for x in r.boot.benches:
+            u = x.result.get("unit") if x.result is not None and x.status == "ok" else None
+            if isinstance(u, str):
+                out[x.name] = u if out.get(x.name, u) == u else None
+    return out
+
+
+def rows_of(benches, units_b=None):
+    """The table's rows; units_b: B's unit of each benchmark (side_units), which the JSON rows
+    carry as unit_b beside A's unit (they differ only in a comparison forced across units)."""
     rows = []
     for b in benches:
         first = {"bench": b.name, "d": num(b.d, 2) if b.d is not None else "-",
@@ -71,7 +84,8 @@ def rows_of(benches):
             rows.append(dict(row, metric=r.metric, a=num(r.a), b=num(r.b), change=_delta_text(r),
                              ci=_ci_text(r), p=f"{r.p:.2g}" if r.p is not None else "-",
                              test=SHORT.get(r.test, r.test), verdict=r.verdict,
-                             _raw={"benchmark": b.name, "unit": b.unit, "mode": b.mode,
+                             _raw={"benchmark": b.name, "unit": b.unit,
+                                   "unit_b": (units_b or {}).get(b.name, b.unit), "mode": b.mode,
                                    "runs_a": b.runs[0], "runs_b": b.runs[1], "metric": r.metric,
                                    "a": r.a, "b": r.b, "delta": r.delta, "rel": r.rel,
                                    "ci_low": r.ci[0] if r.ci else None, "ci_high": r.ci[1] if r.ci else None,
@@ -141,7 +155,8 @@ def compare_runs(a_runs, b_runs, metrics, alpha, name_filter=None, warn=None):
 
 def main(args):
     def warn(msg):
-        print(f"bm compare: warning: {msg}", file=sys.stderr)
+        # (a warning quotes file names, labels and versions: escaped, so a terminal shows them)
+        print(f"bm compare: warning: {printable(msg)}", file=sys.stderr)
     metrics = [m.strip() for m in args.metric.split(",") if m.strip()]
     metrics = list(dict.fromkeys("p50" if m == "median" else m for m in metrics))   # each once
     bad = [m for m in metrics if m not in stats.METRICS]
@@ -177,31 +192,36 @@ def main(args):
     benches = compare_runs(a_runs, b_runs, metrics, args.alpha, args.bench, warn)
     if not benches:
         raise UsageError("no benchmark to compare" + (f" matches {args.bench!r}" if args.bench else ""))
-    units = {b.unit for b in benches if b.unit}
-    unit = f" [{units.pop()}]" if len(units) == 1 else ""
-    cols = [("bench", "benchmark"), ("metric", "metric"), ("a", "A" + unit), ("b", "B" + unit),
+    names = {b.name for b in benches}
+    units_a, units_b = side_units(a_runs), side_units(b_runs)
+
+    def unit(units):
+        # (one unit over the side's benchmarks, else none in the title: --force across units)
+        u = {units.get(n) for n in names if n in units}
+        return f" [{u.pop()}]" if len(u) == 1 and None not in u else ""
+    cols = [("bench", "benchmark"), ("metric", "metric"), ("a", "A" + unit(units_a)), ("b", "B" + unit(units_b)),
             ("change", "change"), ("ci", f"{100 * (1 - args.alpha):g}% CI"), ("p", "p"),
             ("test", "test"), ("d", "d"), ("cliff", "cliff"), ("verdict", "verdict")]
     if args.format == "table":
         def side(runs):
             labels = sorted({r.meta.get("label") or "" for r in runs} - {""})
-            return (f"{', '.join(r.label for r in runs[:3])}{', ...' if len(runs) > 3 else ''} "
-                    f"({len(runs)} run{'s' if len(runs) != 1 else ''}, {runs[0].meta.get('built_for')}"
-                    f"{', label ' + '/'.join(labels) if labels else ''})")
+            return printable(f"{', '.join(r.label for r in runs[:3])}{', ...' if len(runs) > 3 else ''} "
+                             f"({len(runs)} run{'s' if len(runs) != 1 else ''}, {runs[0].meta.get('built_for')}"
+                             f"{', label ' + '/'.join(labels) if labels else ''})")
         print(f"A: {side(a_runs)}")
         print(f"B: {side(b_runs)}")
-    render(rows_of(benches), cols, args.format, sys.stdout)
+    render(rows_of(benches, units_b), cols, args.format, sys.stdout)
     if args.format == "table":
         for b in benches:
             for r in b.rows:
                 if r.why and r.verdict in ("?", "~"):
-                    print(f"  {b.name} {r.metric} {r.verdict}: {r.why}")
+                    print(f"  {b.name} {r.metric} {r.verdict}: {printable(r.why)}")
         print("change = B - A (positive: B takes longer); d = Cohen's d, cliff = Cliff's delta "
               "(B against A); ~ = not significant at alpha "
               f"{args.alpha:g}; ? = changed, but no test fits (a gate on it fails)")
     fails = stats.gate_failures(benches, gates) if gates else []
     for name, msg in fails:
-        print(f"bm compare: gate failed: {name}: {msg}", file=sys.stderr)
+        print(f"bm compare: gate failed: {name}: {printable(msg)}", file=sys.stderr)
     if gates and not fails:
         print(f"bm compare: gate passed ({', '.join(g.text for g in gates)})", file=sys.stderr)
     return 1 if fails else 0

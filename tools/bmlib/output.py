@@ -1,8 +1,10 @@
 """Tables for report and compare, in the formats they offer: an aligned text table, CSV,
-Markdown, or JSON (decimals stay exact numbers). Also the number formatting they share."""
+Markdown, or JSON (decimals stay exact numbers). Also the number formatting they share, and the
+escaping of text from records and file names for a terminal or a table."""
 import csv
 import io
 import math
+import unicodedata
 from decimal import Decimal
 
 from .records import dumps_json
@@ -29,6 +31,16 @@ def num(v, digits=3) -> str:
     return str(v)
 
 
+def printable(text) -> str:
+    """text with every character a terminal or a line-based format would act on (controls,
+    invisible format characters such as a bidirectional override, line separators) written as
+    Python escapes it: ESC as \\x1b, a newline as \\n, U+202E as \\u202e. A label, a file name or
+    a reason from a record is shown, never obeyed; applying it twice changes nothing more."""
+    return "".join(c.encode("unicode_escape").decode("ascii")
+                   if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") else c
+                   for c in str(text))
+
+
 def pct(x, signed=True) -> str:
     if x is None or not math.isfinite(x):
         return "-"
@@ -53,8 +65,10 @@ def render(rows, columns, fmt, out):
     if fmt == "json":
         out.write(dumps_json([r.get("_raw", {k: r.get(k) for k, _ in columns}) for r in rows]) + "\n")
         return
-    cells = [[str(r.get(k, "")) for k, _ in columns] for r in rows]
-    titles = [t for _, t in columns]
+    # (CSV and JSON carry text exactly, quoted or escaped by their own rules; a table and
+    # Markdown are read on a terminal or as lines)
+    cells = [[printable(r.get(k, "")) for k, _ in columns] for r in rows]
+    titles = [printable(t) for _, t in columns]
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")

@@ -5,12 +5,18 @@ import re
 from decimal import Decimal
 
 from . import derive, layout
+from .output import printable
 from .records import DEC_MAX, U64_MAX, NonFinite
-from .shared import PHASES, STATUSES, WARMUP_WINDOW  # noqa: F401 (the firmware's: tools/gen-shared)
+# (the firmware's values, tools/gen-shared; STATUSES and WARMUP_WINDOW are also taken from here)
+from .shared import PHASES, STATUSES, WARMUP_MAX, WARMUP_MIN, WARMUP_STEP, WARMUP_WINDOW  # noqa: F401
 
 DEC128_MAX = Decimal(f"{(2**128 - 1) // 1000}.{(2**128 - 1) % 1000:03d}")   # a milli figure in 128 bits
 
 U32_MAX = derive.U32_MAX     # the firmware's 32-bit counters (bm/harness_internal.h)
+# The smallest n at which a statistics state can say it saturated (core/stats, docs/statistics.md):
+# a bin count saturates past U32_MAX samples, and the tail keeps at least one (BM_STATS_TOPK >= 1);
+# the sums only past 2^63 samples.
+SATURABLE_N = U32_MAX + 2
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")   # BM_BENCHMARK's name is a C identifier (bm-link)
 
 BUILT_FOR = ("qemu-icount", "qemu", "hardware", "hosted")
@@ -21,6 +27,21 @@ FIGURES = QUANTILES + ("mean", "stddev", "cv_ppm", "ci95", "bound_ppm", "tukey",
                        "drift_ppm", "unstable")
 
 
+def name_problem(name):
+    """What keeps a benchmark name from being a C identifier (BM_BENCHMARK's name, bm-link's
+    registry), said as what is wrong with it, or None when it is one."""
+    if not name:
+        return "a benchmark's name is empty"
+    if NAME.fullmatch(name):
+        return None
+    bad = sorted({c for c in name if not (c.isascii() and (c.isalnum() or c == "_"))})
+    if bad:
+        shown = " ".join(repr(c) for c in bad[:5])   # (repr: a control character shows escaped)
+        return (f"a benchmark's name is a C identifier: use letters, digits and _ only (not {shown}"
+                f"{' ...' if len(bad) > 5 else ''})")
+    return "a benchmark's name is a C identifier: it must not start with a digit"
+
+
 def show(v) -> str:
     if isinstance(v, NonFinite):
         return str(v)
@@ -29,7 +50,8 @@ def show(v) -> str:
     if isinstance(v, Decimal):
         return format(v, "f")
     if isinstance(v, str):
-        return '"' + (v if len(v) <= 40 else v[:40] + "...") + '"'
+        # (escaped: a problem is printed on a terminal, and a record's string may hold ESC)
+        return '"' + printable(v if len(v) <= 40 else v[:40]) + ('"' if len(v) <= 40 else '..."')
     if v is None:
         return "null"
     if isinstance(v, (list, dict)):
@@ -146,6 +168,28 @@ class Fields:
                 self.bad(key, f"= {show(v)}: must be a hex string 0x...")
 
 
+def warmup_problems(batches, settled):
+    """What core/bm_harness.c's warm_up() cannot end with: it tests the last WARMUP_WINDOW
+    batches once WARMUP_MIN ran, every WARMUP_STEP batches, and stops at WARMUP_MAX, settled or
+    not (the kit's own values, tools/gen-shared; no board or host option sets others)."""
+    out = []
+    if batches is None:
+        return out
+    first = max(WARMUP_MIN, WARMUP_WINDOW)
+    if batches > WARMUP_MAX:
+        out.append(f"warmup.batches = {batches} is above the warm-up's cap of {WARMUP_MAX} batches")
+    elif settled is False and batches != WARMUP_MAX:
+        out.append(f"warmup.settled = false after {batches} batches: the warm-up ends unsettled only at its cap "
+                   f"of {WARMUP_MAX}")
+    elif settled and batches < WARMUP_WINDOW:
+        out.append(f"warmup.settled = true after {batches} batches: settling is judged over the last "
+                   f"{WARMUP_WINDOW}")
+    elif settled and (batches < first or (batches % WARMUP_STEP and batches != WARMUP_MAX)):
+        out.append(f"warmup.settled = true after {batches} batches: settling is tested after {first} batches and "
+                   f"every {WARMUP_STEP} from there (or at the cap of {WARMUP_MAX})")
+    return out
+
+
 def _order(f, pairs):
     for (ka, a), (kb, b) in zip(pairs, pairs[1:]):
         if a is not None and b is not None and a > b:
@@ -175,9 +219,10 @@ def check_meta(d: dict) -> list:
 def check_start(d: dict) -> list:
     f = Fields(d)
     name = f.str("name", nonempty=True)
-    if name and not NAME.fullmatch(name):
+    why = name_problem(name) if name else None
+    if why:
         # (the result and hist records must carry their start's name: boot.py)
-        f.bad("name", f"= {show(name)}: a benchmark's name is a C identifier (letters, digits, _)")
+        f.bad("name", f"= {show(name)}: {why}")
     index, of = f.int("index", lo=1), f.int("of", lo=1)
     if index is not None and of is not None and index > of:
         f.errs.append(f"index = {index} > of = {of}")
@@ -241,17 +286,22 @@ def check_result(d: dict) -> list:
     fl = f.obj_("flags")
     if fl is not None:
         fl.bool("coarsened")
-        fl.bool("saturated")
+        if fl.bool("saturated") is True and n is not None and n < SATURABLE_N:
+            # (it would switch off every check of the moments: stddev, cv, ci95)
+            fl.errs.append(f"flags.saturated = true, but n = {n}: nothing saturates below n = {SATURABLE_N} (a bin "
+                           f"holds {U32_MAX} samples and the tail at least one; a sum saturates past 2^63 samples)")
         f.errs += fl.errs
     f.int("bins_per_octave", choices=layout.BINS_PER_OCTAVE)
     w = f.obj_("warmup")
     if w is not None:
-        batches, settled = w.int("batches", lo=1, hi=U32_MAX), w.bool("settled")
-        if settled and batches is not None and batches < WARMUP_WINDOW:
-            w.errs.append(f"warmup.settled = true after {batches} batches: settling is judged over the last "
-                          f"{WARMUP_WINDOW}")
+        w.errs += warmup_problems(w.int("batches", lo=1, hi=U32_MAX), w.bool("settled"))
         f.errs += w.errs
-    f.int("below_overhead", hi=U32_MAX)
+    below = f.int("below_overhead", hi=U32_MAX)
+    if below and n is not None and below > n:
+        f.errs.append(f"below_overhead = {below} > n = {n}: it counts some of the n timed batches")
+    elif below and lo is not None and lo > 0:
+        f.errs.append(f"below_overhead = {below} but min = {show(lo)}: a batch under the overhead counts 0, "
+                      f"so min would be 0")
     f.bool("short_interval")
     for k in ("insns", "p50_ns", "mean_ns", "core_cycles_p50", "core_cycles_mean"):
         f.dec(k, required=False)

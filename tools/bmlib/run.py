@@ -1,8 +1,10 @@
 """Boot a baremark image (usually under QEMU), stream its console, and return the guest's
 status; with --check (implied by --expect, --zero, --require, --exact and --runs > 1), also
 judge its records. Reading stops once the end record arrived and the console went quiet, even
-if the command keeps running (`cat /dev/pts/N`). On a timeout or a crash what arrived is kept,
-checked, and the benchmark that was running is named with what the kit printed (`*** ` lines).
+if the command keeps running (`cat /dev/pts/N`); a command ended by a signal after the end
+record (cat's SIGHUP when the QEMU behind the pty exits) leaves the status to the end record.
+On a timeout or a crash what arrived is kept, checked, and the benchmark that was running is
+named with what the kit printed (`*** ` lines).
 
 With --log FILE nothing is run: a saved console log is judged the same way.
 
@@ -16,6 +18,7 @@ Exit maps (how the emulator's status becomes the guest's):
 import argparse
 import os
 import shutil
+import signal
 import sys
 
 from . import log as logmod
@@ -75,6 +78,16 @@ def map_status(raw, how):
     if raw & 1:
         return raw >> 1
     return None                          # QEMU ended without the exit device
+
+
+def signal_name(returncode):
+    """The signal that ended a command (subprocess's negative status), or None."""
+    if returncode is None or returncode >= 0:
+        return None
+    try:
+        return signal.Signals(-returncode).name
+    except ValueError:
+        return f"signal {-returncode}"
 
 
 def say(msg):
@@ -210,8 +223,18 @@ def main(args):
             status = bt.end.get("exit_status") if bt is not None else None
         else:
             status = map_status(res.returncode, args.exit_map)
-            if status is None:
-                say(f"the command ended with status {res.returncode} without the exit device (crash?)")
+            sig = signal_name(res.returncode)
+            last = lg.boots[-1] if lg.boots else None
+            told = last.end.get("exit_status") if last is not None and last.end is not None else None
+            if sig and isinstance(told, int) and not isinstance(told, bool):
+                # The reader of a console (cat of the pty QEMU writes) gets SIGHUP when QEMU exits:
+                # its end says nothing about the run, whose end record has arrived.
+                status = told
+                say(f"the command ended by signal {sig} after the end record: the run is judged by its records "
+                    f"(guest status {status}, from the end record)")
+            elif status is None:
+                say(f"the command ended with status {res.returncode}{f' ({sig})' if sig else ''} without the exit "
+                    "device (crash?)")
                 explain(lg)
                 return BROKEN
         errs = judge(lg, args, status, text) if checking else []

@@ -1,6 +1,7 @@
 """Reading a console live, from a command's output (QEMU, `cat /dev/pts/N`) or a serial port
 (pyserial): keeps every byte, watches the records go by, and stops once the end record of a
-boot has arrived and the console has gone quiet, on a timeout, or when the far end goes away."""
+boot has arrived and the console has gone quiet, on a timeout, when the far end goes away, or
+(when asked) once no record has arrived for a while after a boot completed."""
 import os
 import selectors
 import signal
@@ -11,9 +12,17 @@ from dataclasses import dataclass
 from . import records
 
 
+# After a boot completed, a later one that prints no record for this long has stalled: a
+# benchmark is silent for at most its watchdog budget (the meta's bench_timeout_ms, 10 s by
+# default), so three budgets are waited for when that is longer.
+STALL_S = 30.0
+STALL_BUDGETS = 3
+
+
 class Watch:
     """The bytes so far, and what the records among them say: a boot began (meta), which
-    benchmark started last, and whether that boot's end record arrived."""
+    benchmark started last, whether that boot's end record arrived, how many boots completed,
+    how many records arrived, and the newest meta's watchdog budget."""
 
     def __init__(self):
         self.data = bytearray()
@@ -21,6 +30,14 @@ class Watch:
         self.meta = False
         self.ended = False
         self.running = None
+        self.completed = 0        # boots whose end record arrived
+        self.records = 0
+        self.budget_ms = 0        # the newest meta's bench_timeout_ms
+
+    def _end(self):
+        if self.meta and not self.ended:
+            self.ended = True
+            self.completed += 1
 
     def feed(self, chunk):
         self.data += chunk
@@ -28,19 +45,27 @@ class Watch:
         if nl >= self.done:
             sc = records.scan(bytes(self.data[self.done:nl + 1]))
             self.done = nl + 1
+            self.records += len(sc.records)
             for r in sc.records:
                 if r.type == "meta":
                     self.meta, self.ended, self.running = True, False, None
+                    ms = r.get("bench_timeout_ms")
+                    self.budget_ms = ms if isinstance(ms, int) and not isinstance(ms, bool) else 0
                 elif r.type == "start" and self.meta:
                     self.running = r.name
                 elif r.type == "result":
                     self.running = None
-                elif r.type == "end" and self.meta:
-                    self.ended = True
+                elif r.type == "end":
+                    self._end()
         # An end record with no newline after it (the board halted right after printing it)
         # ends the boot all the same; any other partial line waits for its newline.
         if self.meta and not self.ended and self.data.endswith(b"}") and len(self.data) > self.done:
-            self.ended = any(r.type == "end" for r in records.scan(bytes(self.data[self.done:])).records)
+            if any(r.type == "end" for r in records.scan(bytes(self.data[self.done:])).records):
+                self._end()
+
+    def stall_s(self):
+        """The default quiet time after a complete boot (STALL_S)."""
+        return max(STALL_S, STALL_BUDGETS * self.budget_ms / 1000)
 
 
 @dataclass
@@ -53,6 +78,7 @@ class Result:
     closed: str = ""          # a port that went away: why
     interrupted: bool = False # Ctrl-C or SIGTERM stopped the read
     start_failed: int = None  # the --start command's status, when it failed before a boot began
+    stalled: float = None     # after a complete boot, no record arrived for this many seconds
 
 
 def _kill_group(proc):
@@ -79,12 +105,15 @@ def start_command(cmd, shell=False, output=True):
                             stderr=subprocess.STDOUT if output else None, start_new_session=True)
 
 
-def _pump(read, watch, timeout, linger, echo, helper=None, tick=0.1):
+def _pump(read, watch, timeout, linger, echo, helper=None, tick=0.1, stall=None):
     """Read until the end record and `linger` s of quiet, a timeout, end of input, Ctrl-C or
     SIGTERM ("interrupted": what arrived is kept), or the --start helper failing before a boot
-    began. read(wait) returns bytes, b"" for no data yet, or None at end of input."""
+    began. With stall (a function of the Watch giving seconds), a boot having completed, also
+    once no record arrived for that long ("stalled": a later boot stopped, or noise without
+    records keeps the console from going quiet). read(wait) returns bytes, b"" for no data yet,
+    or None at end of input."""
     t0 = time.monotonic()
-    last = t0
+    last = last_rec = t0
     try:
         while True:
             now = time.monotonic()
@@ -92,6 +121,8 @@ def _pump(read, watch, timeout, linger, echo, helper=None, tick=0.1):
                 return "ended"
             if timeout and now - t0 >= timeout:
                 return "ended" if watch.ended else "timeout"
+            if stall is not None and watch.completed and now - last_rec >= stall(watch):
+                return "ended" if watch.ended else "stalled"
             if helper is not None and not watch.meta and helper.poll() not in (None, 0):
                 return "start-failed"
             left = min(tick, (timeout - (now - t0)) if timeout else tick)
@@ -100,7 +131,10 @@ def _pump(read, watch, timeout, linger, echo, helper=None, tick=0.1):
                 return "eof"
             if chunk:
                 last = time.monotonic()
+                seen = watch.records
                 watch.feed(chunk)
+                if watch.records != seen:
+                    last_rec = last
                 if echo:
                     echo(chunk)
     except KeyboardInterrupt:
@@ -116,8 +150,8 @@ def echo_to(out):
     return echo
 
 
-def run_command(cmd, timeout=None, linger=1.0, echo=None, after_start=None):
-    """Run cmd, reading its output (stdout and stderr together) as a console."""
+def run_command(cmd, timeout=None, linger=1.0, echo=None, after_start=None, stall=None):
+    """Run cmd, reading its output (stdout and stderr together) as a console (stall: _pump's)."""
     proc = start_command(cmd)
     fd = proc.stdout.fileno()
     os.set_blocking(fd, False)
@@ -135,9 +169,10 @@ def run_command(cmd, timeout=None, linger=1.0, echo=None, after_start=None):
         except BlockingIOError:
             return b""
     try:
-        why = _pump(read, watch, timeout, linger, echo, helper)
+        why = _pump(read, watch, timeout, linger, echo, helper, stall=stall)
         res = Result(bytes(watch.data), watch.ended, timed_out=why == "timeout", interrupted=why == "interrupted",
-                     start_failed=helper.returncode if why == "start-failed" else None)
+                     start_failed=helper.returncode if why == "start-failed" else None,
+                     stalled=stall(watch) if why == "stalled" else None)
         if why == "eof":
             # Output closed: the command is exiting; give it the rest of its time to do so.
             left = (timeout - (time.monotonic() - t0)) if timeout else None
@@ -165,9 +200,10 @@ def run_command(cmd, timeout=None, linger=1.0, echo=None, after_start=None):
             finish_helper(helper)
 
 
-def read_port(port, baud, timeout=None, linger=1.0, echo=None, after_open=None):
+def read_port(port, baud, timeout=None, linger=1.0, echo=None, after_open=None, stall=None):
     """Read a serial port (or pseudo-terminal) with pyserial. Raises OSError-like ValueError
-    with a message when the port cannot be opened; a port that goes away ends the read."""
+    with a message when the port cannot be opened; a port that goes away ends the read.
+    (stall: _pump's)"""
     import serial
     try:
         ser = serial.Serial(port, baudrate=baud, timeout=0)
@@ -193,7 +229,7 @@ def read_port(port, baud, timeout=None, linger=1.0, echo=None, after_open=None):
             return None
         return data
     try:
-        why = _pump(read, watch, timeout, linger, echo, helper)
+        why = _pump(read, watch, timeout, linger, echo, helper, stall=stall)
     finally:
         sel.close()
         try:
@@ -204,7 +240,8 @@ def read_port(port, baud, timeout=None, linger=1.0, echo=None, after_open=None):
             finish_helper(helper)
     return Result(bytes(watch.data), watch.ended, timed_out=why == "timeout",
                   closed=closed[0] if closed and why == "eof" else "", interrupted=why == "interrupted",
-                  start_failed=helper.returncode if why == "start-failed" else None)
+                  start_failed=helper.returncode if why == "start-failed" else None,
+                  stalled=stall(watch) if why == "stalled" else None)
 
 
 def start_helper(command):
