@@ -288,8 +288,8 @@ void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int 
 		bm_out_str(arch_cycle_unit(run->ai));
 		bm_out_str(" per iteration after overhead subtraction; insn/it = instructions retired");
 		if (short_seen)
-			bm_out_str("; ok* = the median batch is under 100x the counter read overhead, so its "
-			           "figure rests on the overhead subtraction");
+			bm_out_str("; ok* = the median batch is under 100x the counter read overhead or 100 ticks, so "
+			           "its figure rests on the overhead subtraction or the counter's resolution");
 		if (drift_seen)
 			bm_out_str("; ok~ = UNSTABLE: the fastest batch of one quarter of the samples differs from "
 			           "another's by more than 5% (the machine's speed changed during the benchmark, "

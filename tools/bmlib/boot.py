@@ -4,7 +4,7 @@ hist records, the counts, and each figure against the rest of its boot."""
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from . import FORMAT, derive, rules
+from . import FORMAT, derive, rules, shared
 
 
 @dataclass
@@ -260,10 +260,11 @@ class _Check:
             si = r.get("short_interval")
             if whole(oh) and isinstance(si, bool) and hist.n:
                 p50 = hist.quantile(1, 2)[0]
-                want = p50 + oh < 100 * oh
+                want = shared.short_interval(p50, oh)
                 if si != want:
                     self.bench_say(b, r, f"result: short_interval = {rules.show(si)}, but its median batch of "
-                                         f"{p50} + the overhead {oh} is {'under' if want else 'at least'} 100 x {oh}")
+                                         f"{p50} + the overhead {oh} is {'under' if want else 'at least'} "
+                                         f"{shared.SHORT_INTERVAL_FACTOR} x {max(oh, 1)}")
             drift = r.get("drift_ppm")
             if whole(drift):
                 # (the quarters' smallest samples lie within min..max; 0 with fewer than 4
@@ -283,7 +284,7 @@ class _Check:
 
     def short_vs_p50(self, b, r, oh):
         """short_interval against the printed figures: the firmware sets it when the median batch,
-        overhead included, is under 100 x the overhead (summarize(), BM_SHORT_INTERVAL_FACTOR),
+        overhead included, is under 100 x the overhead or one tick (shared.short_interval),
         and prints that median per iteration, rounded to 0.001 halves up. Every raw median that
         prints as this p50 is tried, so only a flag that none of them gives is refused."""
         si, p50, iters = r.get("short_interval"), r.get("p50"), r.get("iters")
@@ -296,13 +297,14 @@ class _Check:
         hi = -(-(2 * m + 1) * iters // 2000) - 1
         if lo > hi:
             return   # (no raw median prints as this p50: not this rule's to say)
-        short_lo, short_hi = lo + oh < 100 * oh, hi + oh < 100 * oh
+        short_lo, short_hi = shared.short_interval(lo, oh), shared.short_interval(hi, oh)
         if si != short_lo and si != short_hi:
             size = f"{lo}" if lo == hi else f"{lo}..{hi}"
             unit = r.get("unit") if isinstance(r.get("unit"), str) else "cycles"
             self.bench_say(b, r, f"result: short_interval = {rules.show(si)}, but p50 = {rules.show(p50)} x iters = "
                                  f"{iters} is a median batch of {size} {unit}, and that + the meta's overhead_cycles = "
-                                 f"{oh} is {'under' if short_lo else 'at least'} 100 x {oh}")
+                                 f"{oh} is {'under' if short_lo else 'at least'} "
+                                 f"{shared.SHORT_INTERVAL_FACTOR} x {max(oh, 1)}")
 
     def icount_claim(self):
         """built_for qemu-icount promises exact, repeatable counts; under -icount shift=0 a core

@@ -8,6 +8,7 @@ import os
 import sys
 
 from .errors import UsageError
+from .output import printable
 
 # name -> one-line help. Only the chosen command's module is imported, so `bm run` and
 # `bm check` work even where numpy/scipy/matplotlib are missing (only compare/report/plot need them).
@@ -57,7 +58,7 @@ def main(argv=None):
         sys.stdout.flush()   # (a full disk or a closed pipe is found here, not at exit)
         return status
     except UsageError as e:
-        print(f"bm {args.command}: {e}", file=sys.stderr)
+        print(f"bm {args.command}: {printable(e)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"bm {args.command}: interrupted", file=sys.stderr)

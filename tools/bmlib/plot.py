@@ -11,6 +11,7 @@ import numpy as np
 from . import dist
 from .errors import UsageError
 from .log import load_runs, same_file
+from .output import printable
 
 LOG_DECADES = 1.5
 MARKS = (("p50", "P50", ":"), ("p99", "P99", "--"), ("p999", "P99.9", "-."))
@@ -37,7 +38,7 @@ def main(args):
             raise UsageError(f"-o {args.output} is one of the logs to plot ({path}): write the plot to another file")
 
     def warn(msg):
-        print(f"bm plot: warning: {msg}", file=sys.stderr)
+        print(f"bm plot: warning: {printable(msg)}", file=sys.stderr)
     runs = load_runs(args.runs, warn)
     groups = {}  # series label -> [samples of each run]
     units = {}   # unit -> the first run that has it

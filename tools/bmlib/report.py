@@ -7,7 +7,7 @@ from . import stats
 from .errors import UsageError
 from .log import load_runs
 from .options import bench_pattern
-from .output import FORMATS, num, pct, render
+from .output import FORMATS, num, pct, printable, render
 
 
 FIGS = ("min", "p50", "p90", "p99", "p999", "max", "mean", "stddev")
@@ -25,7 +25,7 @@ def add_arguments(p):
 
 def _status(res):
     """ok, with the firmware table's marks: ok* (short_interval: the median batch is under 100x
-    the counter read overhead, the figure rests on the subtraction), ok~ (the machine's speed or
+    the counter read overhead or 100 ticks, the figure rests on the subtraction or the resolution), ok~ (the machine's speed or
     the benchmark's own cost moved during it: drift_ppm over 50,000); and ok! (a statistics
     counter saturated: the moments are not exact); or the failure."""
     st = res.get("status")
@@ -91,7 +91,7 @@ def merged(runs, pick, warn=None):
 
 def main(args):
     def warn(msg):
-        print(f"bm report: warning: {msg}", file=sys.stderr)
+        print(f"bm report: warning: {printable(msg)}", file=sys.stderr)
     rx = bench_pattern(args.bench)
     pick = (lambda n: bool(rx.search(n))) if rx else (lambda n: True)
     runs = load_runs(args.runs, warn)
@@ -117,7 +117,8 @@ def main(args):
     render(rows, cols, args.format, sys.stdout)
     marks = sorted({c for row in rows for c in "*~!" if row["_raw"]["status"].startswith("ok") and c in row["_raw"]["status"]})
     if "*" in marks:
-        warn("ok*: the median batch is under 100x the counter read overhead: the figure rests on the overhead subtraction")
+        warn("ok*: the median batch is under 100x the counter read overhead or 100 ticks: the figure rests on the "
+             "overhead subtraction or the counter's resolution")
     if "~" in marks:
         warn("ok~: drift_ppm over 50,000: the machine's speed (or the benchmark's own cost) moved during it")
     if "!" in marks:

@@ -29,6 +29,17 @@ WARMUP_MIN = 8
 WARMUP_MAX = 256
 WARMUP_CV_PPM = 20000
 
+# A result is short_interval (the table's ok*) when its median batch, the read overhead included,
+# is under SHORT_INTERVAL_FACTOR x the overhead or x one tick of the counter, whichever is larger:
+# then the figure rests on the subtraction or on the counter's resolution.
+SHORT_INTERVAL_FACTOR = 100
+
+
+def short_interval(median_batch, overhead):
+    """The firmware's rule (summarize() in core/bm_harness.c), on a raw median batch."""
+    return median_batch + overhead < SHORT_INTERVAL_FACTOR * max(overhead, 1)
+
+
 # Two-sided 95% Student t critical values x 10^4 by degrees of freedom: between rows the lower
 # df's (larger, conservative) value applies; above the last row, T95_LIMIT.
 T95 = ((1, 127062), (2, 43027), (3, 31824), (4, 27764), (5, 25706), (6, 24469), (7, 23646),

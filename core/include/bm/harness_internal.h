@@ -76,9 +76,6 @@ struct bm_bench_result {
  * the workload's own cost did (under deterministic QEMU only the latter). */
 #define BM_DRIFT_UNSTABLE_PPM 50000u
 
-/* A median batch (before subtraction) shorter than this many read overheads leans on the
- * overhead subtraction for most of its figure: the record says so (short_interval). */
-#define BM_SHORT_INTERVAL_FACTOR 100u
 
 /* Before each benchmark: nothing allocated, and `declared` bytes (its BM_SCRATCH; 0: none) the
  * most its allocations and their alignment may take. */

@@ -27,6 +27,8 @@
 #define BM_WARMUP_MAX 256u
 #define BM_WARMUP_CV_PPM 20000u
 
+#define BM_SHORT_INTERVAL_FACTOR 100u
+
 /* Two-sided 95% Student t x 10^4 by degrees of freedom (above the last row: 19600). */
 #define BM_T95_LIMIT 19600u
 #define BM_T95_ROWS 39
