@@ -426,18 +426,14 @@ static void summarize(const struct bm_overhead *oh, const struct bm_clock *clk, 
  * kit's own code could need an FPU the benchmark turned off). */
 static void check_setup(struct bm_bench_result *res, const char *core)
 {
-	static char why[400]; /* (the prefix, an arch text of at most 255, the console's) */
 	int console = bm_port_console_restore();
-	if ((!core && !console) || res->status != BM_ST_OK)
+	if (res->status != BM_ST_OK)
 		return;
-	char *p = bm_append_str(why, "changed what the kit set up and did not put it back (restored): ");
 	if (core)
-		p = bm_append_str(p, core);
-	if (core && console)
-		p = bm_append_str(p, "; ");
-	if (console)
-		bm_append_str(p, "the console (it no longer transmitted as set up)");
-	fail(res, BM_ST_FAIL, why);
+		fail(res, BM_ST_FAIL, core);
+	else if (console)
+		fail(res, BM_ST_FAIL, "changed the console (it no longer transmitted as set up) and did not put it back "
+		                      "(restored)");
 }
 
 /* Under deterministic QEMU, where both count every instruction once, the benchmark's cycles and

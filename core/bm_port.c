@@ -46,20 +46,6 @@ void bm_config_error(const char *why)
 	bm_board_exit(BM_EXIT_CONFIG);
 }
 
-char *bm_state_note(char *start, char *p, char *end, const char *what, uint64_t found, uint64_t kit)
-{
-	/* (the longest note: a separator, the name, two 16-digit values and the words between) */
-	if (end - p < (long)bm_strlen(what) + 64)
-		return p;
-	if (p != start)
-		p = bm_append_str(p, ", ");
-	p = bm_append_str(p, what);
-	p = bm_append_str(p, " is ");
-	p = bm_append_hex(p, found, found >> 32 || kit >> 32 ? 16 : 8);
-	p = bm_append_str(p, ", the kit's ");
-	return bm_append_hex(p, kit, found >> 32 || kit >> 32 ? 16 : 8);
-}
-
 void bm_kv_add(struct bm_kv *facts, unsigned cap, const char *key, const char *value)
 {
 	unsigned n = 0;

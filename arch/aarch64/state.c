@@ -4,7 +4,6 @@
  * flush-to-zero), the translation registers, and the PMU's enables. */
 #include "arch/a64.h"
 #include "arch/mmu.h"
-#include "bm/out.h"
 #include "bm/port.h"
 
 /* PMCR_EL0's control bits the kit relies on (P and C only reset: they read 0). */
@@ -22,11 +21,13 @@
 #define R_PMUSERENR 9
 #define N_REGS 10
 
-static const char *const names[N_REGS] = {
-	"the vector base (VBAR_EL1)", "the system control (SCTLR_EL1)", "the FP/SIMD enable (CPACR_EL1)",
-	"the FP control (FPCR: rounding mode, flush-to-zero)", "the translation control (TCR_EL1)",
-	"the translation table base (TTBR0_EL1)", "the memory attributes (MAIR_EL1)", "the PMU control (PMCR_EL0)",
-	"the PMU counter enables (PMCNTENSET_EL0)", "the PMU's EL0 access (PMUSERENR_EL0)",
+#define CHANGED(what) "changed " what " and did not put it back (restored)"
+static const char *const reasons[N_REGS] = {
+	CHANGED("the vector base (VBAR_EL1)"), CHANGED("the system control (SCTLR_EL1)"),
+	CHANGED("the FP/SIMD enable (CPACR_EL1)"), CHANGED("the FP control (FPCR: rounding mode, flush-to-zero)"),
+	CHANGED("the translation control (TCR_EL1)"), CHANGED("the translation table base (TTBR0_EL1)"),
+	CHANGED("the memory attributes (MAIR_EL1)"), CHANGED("the PMU control (PMCR_EL0)"),
+	CHANGED("the PMU counter enables (PMCNTENSET_EL0)"), CHANGED("the PMU's EL0 access (PMUSERENR_EL0)"),
 };
 
 static uint64_t kit[N_REGS];
@@ -79,9 +80,7 @@ void arch_state_save(void)
 
 const char *arch_state_restore(void)
 {
-	static char text[256];
-	char *p = text, *end = text + sizeof text;
-	text[0] = 0;
+	const char *first = 0;
 	/* (CPACR first: FPCR cannot be read with FP/SIMD off) */
 	for (unsigned i = 0; i < N_REGS; i++) {
 		if (i >= R_PMCR && !has_pmu)
@@ -89,11 +88,11 @@ const char *arch_state_restore(void)
 		uint64_t v = read_reg(i);
 		if (v == kit[i])
 			continue;
-		p = bm_state_note(text, p, end, names[i], v, kit[i]);
+		first = first ? first : reasons[i];
 		write_reg(i, v);
 		arch_isb();
 	}
-	if (p != text)
+	if (first)
 		__asm__ volatile("tlbi vmalle1\n\tdsb sy\n\tisb" : : : "memory");
-	return p == text ? 0 : text;
+	return first;
 }

@@ -2,29 +2,30 @@
  * and put back after every benchmark (bm/port.h, arch_state_restore): the vector table's base,
  * the fault enables and traps, the MPU's enable, the FPU's enable and control (rounding mode,
  * flush-to-zero, default NaN), and SysTick's control and period (the counter and the watchdog). */
-#include "bm/out.h"
 #include "bm/port.h"
 #include "internal.h"
 
 #define SHCSR_KIT_BITS (SCB_SHCSR_MEMFAULTENA | SCB_SHCSR_BUSFAULTENA | SCB_SHCSR_USGFAULTENA)
 #define FPSCR_CONTROL 0x07c00000u /* AHP, DN, FZ, RMode (26:22); the rest are flags */
 
+#define CHANGED(what) "changed " what " and did not put it back (restored)"
+
 struct reg {
-	const char *what;
+	const char *reason;
 	uint32_t addr, mask;
 };
 
 static const struct reg regs[] = {
-	{"SysTick's control (SYST_CSR)", SYST_CSR, SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE},
-	{"SysTick's period (SYST_RVR)", SYST_RVR, 0xffffffu},
+	{CHANGED("SysTick's control (SYST_CSR)"), SYST_CSR, SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE},
+	{CHANGED("SysTick's period (SYST_RVR)"), SYST_RVR, 0xffffffu},
 #if MAINLINE
-	{"the vector table (VTOR)", SCB_VTOR, 0xffffffffu},
-	{"the fault enables (SHCSR)", SCB_SHCSR, SHCSR_KIT_BITS},
-	{"the configuration and traps (CCR)", SCB_CCR, 0xffffffffu},
-	{"the MPU's control (MPU_CTRL)", MPU_CTRL, 0xffffffffu},
+	{CHANGED("the vector table (VTOR)"), SCB_VTOR, 0xffffffffu},
+	{CHANGED("the fault enables (SHCSR)"), SCB_SHCSR, SHCSR_KIT_BITS},
+	{CHANGED("the configuration and traps (CCR)"), SCB_CCR, 0xffffffffu},
+	{CHANGED("the MPU's control (MPU_CTRL)"), MPU_CTRL, 0xffffffffu},
 #endif
 #if defined(__ARM_FP)
-	{"the FPU's enable (CPACR)", SCB_CPACR, 0xf00000u},
+	{CHANGED("the FPU's enable (CPACR)"), SCB_CPACR, 0xf00000u},
 #endif
 };
 #define N_REGS (sizeof regs / sizeof regs[0])
@@ -52,27 +53,24 @@ void arch_state_save(void)
 
 const char *arch_state_restore(void)
 {
-	static char text[256];
-	char *p = text, *end = text + sizeof text;
-	text[0] = 0;
+	const char *first = 0;
 	/* (in this order: the FPU's enable before FPSCR, which cannot be read with the FPU off) */
 	for (unsigned i = 0; i < N_REGS; i++) {
 		uint32_t v = REG(regs[i].addr) & regs[i].mask;
 		if (v == kit[i])
 			continue;
-		p = bm_state_note(text, p, end, regs[i].what, v, kit[i]);
+		first = first ? first : regs[i].reason;
 		REG(regs[i].addr) = (REG(regs[i].addr) & ~regs[i].mask) | kit[i];
 		__asm__ volatile("dsb\n\tisb" : : : "memory");
 	}
 #if defined(__ARM_FP)
-	uint32_t f = fpscr_now();
-	if (f != kit_fpscr) {
-		p = bm_state_note(text, p, end, "the FP control (FPSCR: rounding mode, flush-to-zero)", f, kit_fpscr);
+	if (fpscr_now() != kit_fpscr) {
+		first = first ? first : CHANGED("the FP control (FPSCR: rounding mode, flush-to-zero)");
 		uint32_t all;
 		__asm__ volatile("vmrs %0, fpscr" : "=r"(all));
 		all = (all & ~FPSCR_CONTROL) | kit_fpscr;
 		__asm__ volatile("vmsr fpscr, %0" : : "r"(all));
 	}
 #endif
-	return p == text ? 0 : text;
+	return first;
 }

@@ -3,10 +3,10 @@
  * that change how M-mode itself runs (MPRV: its loads and stores as another mode; MXR, SUM, TW),
  * and the counters' inhibit and enable bits. Interrupt enables are the watchdog's (its disarm). */
 #include "arch/riscv.h"
-#include "bm/out.h"
 #include "bm/port.h"
 
 #define MSTATUS_KIT_BITS (MSTATUS_MPRV | MSTATUS_SUM | MSTATUS_MXR | MSTATUS_TW)
+#define CHANGED(what) "changed " what " and did not put it back (restored)"
 
 static struct {
 	unsigned long mtvec, mstatus, mcountinhibit, mcounteren;
@@ -26,27 +26,24 @@ void arch_state_save(void)
 
 const char *arch_state_restore(void)
 {
-	static char text[192];
-	char *p = text, *end = text + sizeof text;
-	text[0] = 0;
-	unsigned long v = arch_mtvec_read();
-	if (v != kit.mtvec) {
-		p = bm_state_note(text, p, end, "the trap vector (mtvec)", v, kit.mtvec);
+	const char *first = 0;
+	if (arch_mtvec_read() != kit.mtvec) {
+		first = CHANGED("the trap vector (mtvec)");
 		arch_mtvec_write(kit.mtvec);
 	}
-	v = arch_mstatus_read() & MSTATUS_KIT_BITS;
+	unsigned long v = arch_mstatus_read() & MSTATUS_KIT_BITS;
 	if (v != kit.mstatus) {
-		p = bm_state_note(text, p, end, "mstatus's MPRV/SUM/MXR/TW bits", v, kit.mstatus);
+		first = first ? first : CHANGED("how M-mode runs (mstatus MPRV/SUM/MXR/TW)");
 		arch_mstatus_clear(v & ~kit.mstatus);
 		arch_mstatus_set(kit.mstatus & ~v);
 	}
-	if (kit.has_inhibit && (v = arch_mcountinhibit_read()) != kit.mcountinhibit) {
-		p = bm_state_note(text, p, end, "the counters' inhibit bits (mcountinhibit)", v, kit.mcountinhibit);
+	if (kit.has_inhibit && arch_mcountinhibit_read() != kit.mcountinhibit) {
+		first = first ? first : CHANGED("the counters' inhibit bits (mcountinhibit)");
 		arch_mcountinhibit_write(kit.mcountinhibit);
 	}
-	if (kit.has_counteren && (v = arch_mcounteren_read()) != kit.mcounteren) {
-		p = bm_state_note(text, p, end, "the counters' enables for lower modes (mcounteren)", v, kit.mcounteren);
+	if (kit.has_counteren && arch_mcounteren_read() != kit.mcounteren) {
+		first = first ? first : CHANGED("the counters' enables for lower modes (mcounteren)");
 		arch_mcounteren_write(kit.mcounteren);
 	}
-	return p == text ? 0 : text;
+	return first;
 }

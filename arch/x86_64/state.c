@@ -3,7 +3,6 @@
  * CR0 and CR4 (paging, write protection, the FPU's and SSE's enables), and the x87 and SSE control
  * words (rounding, precision, exception masks). */
 #include "arch/x86.h"
-#include "bm/out.h"
 #include "bm/port.h"
 
 struct idtr {
@@ -62,35 +61,34 @@ void arch_state_save(void)
 	kit.fcw = fcw_now();
 }
 
+#define CHANGED(what) "changed " what " and did not put it back (restored)"
+
 const char *arch_state_restore(void)
 {
-	static char text[256];
-	char *p = text, *end = text + sizeof text;
-	text[0] = 0;
+	const char *first = 0;
 	/* (CR0 first: with TS or EM set the x87 and SSE reads below would fault) */
-	uint64_t v = cr0_now();
-	if (v != kit.cr0) {
-		p = bm_state_note(text, p, end, "CR0 (the FPU's and paging's enables)", v, kit.cr0);
+	if (cr0_now() != kit.cr0) {
+		first = CHANGED("CR0 (the FPU's and paging's enables)");
 		__asm__ volatile("mov %0, %%cr0" : : "r"(kit.cr0) : "memory");
 	}
-	if ((v = cr4_now()) != kit.cr4) {
-		p = bm_state_note(text, p, end, "CR4 (SSE's enables, the TSC's access)", v, kit.cr4);
+	if (cr4_now() != kit.cr4) {
+		first = first ? first : CHANGED("CR4 (SSE's enables, the TSC's access)");
 		__asm__ volatile("mov %0, %%cr4" : : "r"(kit.cr4) : "memory");
 	}
 	struct idtr idt = idt_now();
 	if (idt.base != kit.idt.base || idt.limit != kit.idt.limit) {
-		p = bm_state_note(text, p, end, "the interrupt descriptor table (IDTR base)", idt.base, kit.idt.base);
+		first = first ? first : CHANGED("the interrupt descriptor table (IDTR)");
 		__asm__ volatile("lidt %0" : : "m"(kit.idt));
 	}
-	if ((v = mxcsr_now()) != kit.mxcsr) {
-		p = bm_state_note(text, p, end, "the SSE control (MXCSR: rounding, exception masks)", v, kit.mxcsr);
+	if (mxcsr_now() != kit.mxcsr) {
+		first = first ? first : CHANGED("the SSE control (MXCSR: rounding, exception masks)");
 		uint32_t m = kit.mxcsr;
 		__asm__ volatile("ldmxcsr %0" : : "m"(m));
 	}
-	if ((v = fcw_now()) != kit.fcw) {
-		p = bm_state_note(text, p, end, "the x87 control word (rounding, precision)", v, kit.fcw);
+	if (fcw_now() != kit.fcw) {
+		first = first ? first : CHANGED("the x87 control word (rounding, precision)");
 		uint16_t w = kit.fcw;
 		__asm__ volatile("fldcw %0" : : "m"(w));
 	}
-	return p == text ? 0 : text;
+	return first;
 }

@@ -104,8 +104,8 @@ const struct arch_info *arch_get_info(void);
  *  and FPU control (rounding mode, enable), the counters' enables. arch_state_save() records it,
  *  called once by core after arch_init; arch_state_restore(), called by core after every
  *  benchmark (after its teardown, or after the fault that ended it), puts back whatever differs
- *  and returns it in words (e.g. "the trap vector (mtvec 0x80001000, the kit's 0x80000100)"), or
- *  NULL when nothing did. An arch whose trap handler finds the FPU turned off puts it back on
+ *  and returns the first it found, as a benchmark's failure reason (a string in read-only memory,
+ *  e.g. "changed the trap vector (mtvec) and did not put it back (restored)"), or NULL. An arch whose trap handler finds the FPU turned off puts it back on
  *  before anything else (the kit's own code may use its registers). */
 void arch_state_save(void);
 const char *arch_state_restore(void);
@@ -304,10 +304,6 @@ static inline int bm_probe_fault(void)
 		bm_probe_active = 0;                                      \
 		!bm_probe_faulted;                                        \
 	})
-
-/* For arch_state_restore's text: appends "<what> is 0x<found>, the kit's 0x<kit>" at p (", " first
- * unless p == start) within [start, end), NUL-terminated, and returns the new end. */
-char *bm_state_note(char *start, char *p, char *end, const char *what, uint64_t found, uint64_t kit);
 
 /* Appends a fact to a {0,0}-ended array of `cap` entries (the last one stays the end mark); a
  * fact that does not fit is dropped. For arch_info.facts and board facts built at run time. */
