@@ -5,19 +5,12 @@ export; exact change points of deterministic series and the rank test's of noisy
 against the last change point and a named baseline; the page's files."""
 import json
 import os
-import subprocess
 
 import corpus
 import pytest
 from conftest import bm, no_crash
+from history_git import git
 from history_pg import db, pg_cluster  # noqa: F401 (fixtures)
-
-
-def git(repo, *args):
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
-               GIT_COMMITTER_EMAIL="t@t")
-    return subprocess.run(["git", "-C", str(repo)] + list(args), check=True, capture_output=True, text=True,
-                          env=env).stdout.strip()
 
 
 @pytest.fixture

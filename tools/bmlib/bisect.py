@@ -50,7 +50,7 @@ def _split(args):
         i = rest.index("--")
         pre, cmd = rest[:i], rest[i + 1:]
     elif rest and rest[0].startswith("-"):
-        raise UsageError("put -- before COMMAND (bm bisect GOOD BAD --bench NAME -- COMMAND...)")
+        pre, cmd = rest, []     # options only: the command is missing (said below)
     else:
         pre, cmd = [], rest
     if pre:

@@ -251,7 +251,7 @@ def _same_figures(store, bt, rev, where):
 
 def cmd_list(args):
     store = Store(args.db)
-    runs = store.runs(board=args.board, revision=args.revision)
+    runs = _runs_of_revision(store, args.revision, args.board) if args.revision else store.runs(board=args.board)
     res = store.results([r.id for r in runs])
     out = []
     for r in runs:
@@ -276,13 +276,24 @@ def cmd_list(args):
     return 0
 
 
+def _runs_of_revision(store, what, board=None):
+    """The runs of a revision named as stored (or by a commit id's prefix), or by a name the
+    git work tree here knows (HEAD, a branch, a tag)."""
+    runs = store.runs(board=board, revision=what)
+    repo = git_repo(os.getcwd())
+    if not runs and repo:
+        rev = git_revision(repo, what)
+        runs = store.runs(board=board, revision=rev.name) if rev else []
+    return runs
+
+
 def _runs_named(store, what):
     if what.isdigit():
         runs = store.runs(ids=[int(what)])
         if not runs:
             raise UsageError(f"no run {what} in {store.where()} (bm history list names them)")
         return runs
-    runs = store.runs(revision=what)
+    runs = _runs_of_revision(store, what)
     if not runs:
         raise UsageError(f"no run of revision {what} in {store.where()} (bm history list names them)")
     return runs
@@ -383,6 +394,8 @@ def cmd_changes(args):
     cols = [("board", "board"), ("config", "config"), ("benchmark", "benchmark"), ("figure", "figure"),
             ("before_revision", "before"), ("after_revision", "after"), ("commits", "commits"),
             ("before", "was"), ("after", "is"), ("change", "change"), ("method", "method"), ("note", "note")]
+    if args.format in ("table", "markdown"):
+        cols = [c for c in cols if c[0] not in ("config", "note") or any(r[c[0]] for r in table)]
     if args.format == "json":
         cols = [(k, k) for k in table[0]["_raw"]] if table else []
     if table or args.format == "json":
@@ -411,6 +424,7 @@ def cmd_report(args):
     series, changes, method = _series_and_changes(args, store)
     path = write_site(args.output, series, changes, store.where(), method_text(method))
     points = {(id(c.series), c.index) for c in changes}
-    print(f"{path}: {len(series)} charts, {len(points)} change points (open it from disk: no server needed)")
+    print(f"{path}: {len(series)} charts, {len(points)} change point{'s' if len(points) != 1 else ''} "
+          "(open it from disk: no server needed)")
     return 0
 
