@@ -248,6 +248,11 @@ def test_report_writes_the_page(db, repo, tmp_path):
 
 
 def test_bad_input(tmp_path):
+    for action in ("add", "list", "show", "export", "changes", "report"):
+        h = bm("history", action, "--help")
+        assert h.returncode == 0 and "usage: bm history " + action in h.stdout, h.stderr
+    assert bm("bisect", "--help").returncode == 0
+    assert bm("history").returncode == 2
     missing = str(tmp_path / "none.db")
     p = bm("history", "list", "--db", missing)
     assert p.returncode == 2 and "no store at" in p.stderr and not os.path.exists(missing)

@@ -149,6 +149,7 @@ def test_bad_starts_are_refused(proj, tmp_path):
     cases = [
         (["bisect", revs[0], revs[-1], "--bench", "crc32"], r, "no COMMAND"),
         (["bisect", revs[0], revs[-1], "--", *fake, "exact"], r, "--bench NAME is required"),
+        (["bisect", revs[0], revs[-1], "--bench", "crc32", "--", "no-such-build"], r, "no-such-build: not found"),
         (["bisect", revs[-1], revs[0], "--bench", "crc32", "--", *fake, "exact"], r, "is not an ancestor"),
         (["bisect", "nope", revs[0], "--bench", "crc32", "--", *fake, "exact"], r, "nope is not a commit"),
         (["bisect", revs[0], revs[-1], "--bench", "crc32", "--", *fake, "exact"], tmp_path, "not in a git work tree"),

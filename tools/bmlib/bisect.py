@@ -10,6 +10,7 @@ change between GOOD and BAD); 2 usage (not a work tree, uncommitted changes, a b
 under way); 130 interrupted."""
 import argparse
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -184,6 +185,8 @@ def main(args):
     if not cmd:
         raise UsageError("no COMMAND: give the command that builds and runs the image after --, e.g. "
                          "bm bisect GOOD BAD --bench crc32 -- cmake --build b --target run")
+    if shutil.which(cmd[0]) is None:
+        raise UsageError(f"COMMAND {cmd[0]}: not found (give the command that builds and runs the image)")
     top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True)
     if top.returncode != 0:
         raise UsageError("not in a git work tree: run bm bisect in your project's repository")

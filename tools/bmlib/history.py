@@ -51,7 +51,7 @@ def _detect_args(p):
     p.add_argument("--alpha", type=alpha_type, default=Method.alpha,
                    help=f"noisy series: the rank test's level at each boundary (default {Method.alpha})")
     p.add_argument("--min-change", type=_fraction, default=Method.min_change, metavar="SHARE",
-                   help=f"noisy series: smaller changes of the median are not change points (default {Method.min_change:.0%})")
+                   help=f"noisy series: smaller changes of the median are not change points (default {Method.min_change * 100:g}%%)")
 
 
 def add_arguments(p):

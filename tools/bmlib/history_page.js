@@ -159,6 +159,11 @@
   applyFilters();
 
   var list = document.getElementById("changes");
+  if (!data.changes.length) {
+    var none = document.createElement("tr");
+    none.innerHTML = "<td colspan=\"7\">none</td>";
+    list.appendChild(none);
+  }
   data.changes.forEach(function (c) {
     var tr = document.createElement("tr");
     [c.bench, c.series, c.figure, c.before, c.after, c.change, c.method].forEach(function (t, i) {
