@@ -170,6 +170,10 @@ def test_gate_against_last_change_point_and_baseline(db, repo, tmp_path):
     base = bm("history", "changes", "--db", db, "--gate", "p50:+0%", "--baseline", revs[1][:10], cwd=r)
     assert base.returncode == 1 and f"against {revs[1][:12]}" in base.stderr
     assert bm("history", "changes", "--db", db, "--baseline", revs[1], cwd=r).returncode == 2
+    # a name git knows (a tag) as the baseline
+    git(r, "tag", "v1.0", revs[1])
+    tag = bm("history", "changes", "--db", db, "--gate", "p50:+0%", "--baseline", "v1.0", cwd=r)
+    assert tag.returncode == 1 and f"against {revs[1][:12]}" in tag.stderr
 
 
 def test_status_change_is_a_change_point(db, repo, tmp_path):

@@ -408,7 +408,12 @@ def cmd_changes(args):
             print(method_text(method))
     if not gates:
         return 0
-    fails, notes = gate(store, series, gates, changes, method, baseline=args.baseline)
+    baseline = args.baseline
+    if baseline and not store.runs(revision=baseline):
+        repo = git_repo(os.getcwd())
+        rev = git_revision(repo, baseline) if repo else None
+        baseline = rev.name if rev else baseline   # (a tag or branch: its commit)
+    fails, notes = gate(store, series, gates, changes, method, baseline=baseline)
     for s, msg in notes:
         say(f"gate: {s.name} {s.bench}: {msg}")
     for s, msg in fails:
