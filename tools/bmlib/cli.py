@@ -20,6 +20,8 @@ COMMANDS = {
     "compare": "compare runs A and B: change with CI, significance, effect size, --gate",
     "plot": "plot a benchmark's histogram and CDF (runs overlaid) to PNG or SVG",
     "lava": "LAVA board farms: write a job, a device dictionary, run it locally, check its results",
+    "history": "results over time: store runs by revision, list, change points, --gate, a trend page",
+    "bisect": "find the first commit whose benchmark figure changed (git bisect with the kit's runs)",
 }
 
 EXIT_INTERNAL = 70
