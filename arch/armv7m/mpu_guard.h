@@ -77,17 +77,19 @@ static void stack_guard(void)
 	p = bm_append_str(p, " (stack overflow: UsageFault STKOF)");
 	(void)guard;
 	uint32_t regions = MPU_TYPE_DREGION(REG(MPU_TYPE));
-	if (regions < 2) {
+	if (!regions) {
 		bm_append_str(p, "; FLASH writable (no MPU)");
 		return;
 	}
-	/* The highest-numbered regions, as on ARMv7-M; PMSAv8 regions must not overlap, and these
-	 * two do not. */
+	/* The highest-numbered regions, as on ARMv7-M. PMSAv8 regions must not overlap: a board's
+	 * alias range is another address range than FLASH's. */
 	REG(MPU_MAIR0) = MPU_MAIR_FLASH; /* attribute 0 */
 	char *q = mpu_ro_region(p, regions - 1, (uintptr_t)__flash_origin, (uintptr_t)__flash_limit, 0);
 	if (q)
 		p = bm_append_str(q, " read-only (FLASH)");
-	q = mpu_ro_region(p, regions - 2, (uintptr_t)__flash_alias_origin, (uintptr_t)__flash_alias_limit, MPU_RBAR_XN);
+	q = regions < 2 ? 0
+	                : mpu_ro_region(p, regions - 2, (uintptr_t)__flash_alias_origin,
+	                                (uintptr_t)__flash_alias_limit, MPU_RBAR_XN);
 	if (q)
 		bm_append_str(q, " read-only, not executable (FLASH's alias)");
 	REG(MPU_CTRL) = MPU_CTRL_PRIVDEFENA | MPU_CTRL_ENABLE;
