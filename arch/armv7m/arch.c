@@ -26,12 +26,14 @@ _Static_assert(offsetof(struct arch_counter, last_hi) == 12, "arch_counter layou
 _Static_assert(offsetof(struct arch_counter, timer) == 16, "arch_counter layout (arch.h asm)");
 _Static_assert(offsetof(struct arch_counter, timer_read) == 20, "arch_counter layout (arch.h asm)");
 
-static struct bm_kv facts[12]; /* the last stays {0, 0} */
+static struct bm_kv facts[16]; /* the last stays {0, 0} */
 static char cpu_buf[64], systick_buf[128], wrap_buf[224];
 
 static struct arch_info info = {
 	.isa =
-#if defined(__ARM_ARCH_8M_MAIN__)
+#if defined(__ARM_FEATURE_MVE) /* (GCC 12 names ARMv8.1-M 8M_MAIN too; only 8.1-M has MVE) */
+	    "armv8.1-m.main"
+#elif defined(__ARM_ARCH_8M_MAIN__)
 	    "armv8-m.main"
 #elif defined(__ARM_ARCH_8M_BASE__)
 	    "armv8-m.base"
@@ -42,7 +44,16 @@ static struct arch_info info = {
 #else
 	    "armv6-m"
 #endif
-#if defined(__ARM_FP) && defined(__ARM_PCS_VFP)
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+	    "+mve.fp"
+#elif defined(__ARM_FEATURE_MVE)
+	    "+mve"
+#endif
+#if defined(__ARM_FP) && (__ARM_FP & 8) && defined(__ARM_PCS_VFP)
+	    "+fp.dp (Thumb-2, hard-float ABI)",
+#elif defined(__ARM_FP) && (__ARM_FP & 8)
+	    "+fp.dp (Thumb-2, soft-float ABI)",
+#elif defined(__ARM_FP) && defined(__ARM_PCS_VFP)
 	    "+fp (Thumb-2, hard-float ABI)",
 #elif defined(__ARM_FP)
 	    "+fp (Thumb-2, soft-float ABI)",
@@ -86,6 +97,58 @@ static const char *core_name(uint32_t cpuid)
 	default: return "Arm Cortex-M";
 	}
 }
+
+#if MAINLINE
+/* What a real core of these has that a model may not: caches (Cortex-M7, M55, M85: CLIDR says
+ * which levels exist) and the ARMv8.1-M PMU (M55, M85: PMU_TYPE). The kit turns neither on nor
+ * counts with the PMU; the facts say what is there and how the start-up found it. */
+static void optional_units(uint32_t cpuid)
+{
+	static char caches_buf[96], pmu_buf[80];
+	uint32_t part = SCB_CPUID_PARTNO(cpuid);
+	if (SCB_CPUID_IMPLEMENTER(cpuid) != CPUID_IMPLEMENTER_ARM)
+		return;
+	if (part != CPUID_PART_CORTEX_M7 && part != CPUID_PART_CORTEX_M55 && part != CPUID_PART_CORTEX_M85)
+		return;
+	uint32_t clidr = REG(SCB_CLIDR), ccr = REG(SCB_CCR);
+	if (!clidr) {
+		add_fact("caches", "none here (CLIDR reads 0: QEMU models no caches; the real core may have I and D caches)");
+	} else {
+		char *p = bm_append_str(caches_buf, (ccr & SCB_CCR_IC) ? "I-cache on, " : "I-cache off, ");
+		p = bm_append_str(p, (ccr & SCB_CCR_DC) ? "D-cache on" : "D-cache off");
+		p = bm_append_str(p, ", as the start-up found them (CLIDR=");
+		p = bm_append_hex(p, clidr, 8);
+		bm_append_str(p, ")");
+		add_fact("caches", caches_buf);
+	}
+	if (part == CPUID_PART_CORTEX_M7)
+		return;
+	uint32_t type = REG(PMU_TYPE);
+	if (!type) {
+		add_fact("pmu", "none here (PMU_TYPE reads 0: QEMU models no PMU; the real core has one)");
+	} else {
+		char *p = bm_append_str(pmu_buf, "present (PMU_TYPE=");
+		p = bm_append_hex(p, type, 8);
+		bm_append_str(p, "), not used: the kit counts with DWT_CYCCNT or SysTick");
+		add_fact("pmu", pmu_buf);
+	}
+}
+#endif
+
+#if ARMV8M
+/* The Security Extension, and whether the kit runs Secure (as reset leaves a core that has it):
+ * only Secure state reads the SCS's Non-secure alias. */
+static const char *security_state(uint32_t cpuid)
+{
+	if (!ID_PFR1_SECURITY(REG(SCB_ID_PFR1)))
+		return "no Security Extension";
+	uint32_t ns_cpuid = 0;
+	if (BM_PROBE(ns_cpuid = REG(SCB_CPUID_NS)) && ns_cpuid == cpuid)
+		return (REG(SAU_CTRL) & SAU_CTRL_ENABLE) ? "Secure state (the SAU is on: the board's attribution)"
+		                                         : "Secure state, SAU off: every address is Secure";
+	return "Non-secure state (a Secure firmware started the kit)";
+}
+#endif
 
 /* 1: DWT_CYCCNT counts (enabled). ARMv6-M has no cycle counter. */
 static int dwt_probe(const char **what)
@@ -281,6 +344,12 @@ void arch_init(void)
 #if defined(__ARM_FP)
 	add_fact("fpu", __ARM_FP & 8 ? "single and double precision, on (CPACR CP10/CP11), lazy stacking"
 	                             : "single precision, on (CPACR CP10/CP11), lazy stacking");
+#endif
+#if ARMV8M
+	add_fact("security", security_state(cpuid));
+#endif
+#if MAINLINE
+	optional_units(cpuid);
 #endif
 
 	const char *dwt_what;

@@ -1,5 +1,6 @@
-/* The Cortex-M hardware stack guard: an MPU no-access region below the main stack and FLASH
- * read-only (ARMv7-M with an MPU), or PSPLIM (ARMv8-M mainline). Included by arch.c only, so
+/* The Cortex-M hardware stack guard and read-only FLASH: an MPU no-access region below the main
+ * stack and an MPU read-only region over FLASH (ARMv7-M with an MPU, PMSAv7), or PSPLIM and a
+ * read-only region (ARMv8-M mainline, PMSAv8). Included by arch.c only, so
  * arch_init keeps it inline: arch_init runs after the SysTick wrap test restarted the count, and
  * its instruction count sets the SysTick phase of every figure under deterministic QEMU. */
 #ifndef ARCH_ARMV7M_MPU_GUARD_H
@@ -10,9 +11,35 @@
 #include "bm/out.h"
 #include "internal.h"
 
-static char guard_buf[160];
+static char guard_buf[224];
 
-#if MAINLINE && !ARMV8M
+#if MAINLINE && ARMV8M
+/* Optional, from the board's memory.ld: another address range that reaches FLASH's memory (an
+ * SSE subsystem's Non-secure alias of the Secure code, at 0: a store through NULL lands there),
+ * made read-only too. Undefined: both 0, no region. */
+extern char __flash_alias_origin[] __attribute__((weak));
+extern char __flash_alias_limit[] __attribute__((weak));
+
+/* A PMSAv8 read-only region over the 32-byte steps inside [base, limit), memory attribute 0;
+ * xn: not executable either. Appends "; MPU region N: first..last" at p and returns the end of
+ * the text; NULL (nothing set or appended) when no step fits. */
+static char *mpu_ro_region(char *p, uint32_t region, uintptr_t base, uintptr_t limit, uint32_t xn)
+{
+	base = (base + PMSAV8_GRAIN - 1) & ~(uintptr_t)(PMSAV8_GRAIN - 1);
+	limit &= ~(uintptr_t)(PMSAV8_GRAIN - 1);
+	if (limit <= base)
+		return 0;
+	REG(MPU_RNR) = region;
+	REG(MPU_RBAR) = (uint32_t)base | MPU_RBAR_AP_RO | xn;
+	REG(MPU_RLAR) = (uint32_t)(limit - PMSAV8_GRAIN) | MPU_RLAR_ATTR(0) | MPU_RLAR_ENABLE;
+	p = bm_append_str(p, "; MPU region ");
+	p = bm_append_u64(p, region);
+	p = bm_append_str(p, ": ");
+	p = bm_append_hex(p, base, 8);
+	p = bm_append_str(p, "..");
+	return bm_append_hex(p, limit - 1, 8);
+}
+#elif MAINLINE
 /* An MPU region (PMSAv7: a power of two >= 32 bytes, aligned to its size) over [base, base + len)
  * or, where len is not such a size, the largest one that fits [base, base + len) from base. Returns
  * its size, 0 when none fits. */
@@ -41,12 +68,32 @@ static void stack_guard(void)
 {
 	uintptr_t bottom = (uintptr_t)__stack_bottom, guard = (uintptr_t)__stack_guard_size;
 #if MAINLINE && ARMV8M
+	/* The stack limit registers: an instruction that would move SP below them faults (STKOF)
+	 * before anything is written there, however large the frame. */
 	__asm__ volatile("msr psplim, %0\n\tmsr msplim, %1\n\tisb"
 	                 : : "r"(bottom), "r"((uintptr_t)__trap_stack_bottom));
 	char *p = bm_append_str(guard_buf, "PSPLIM=");
 	p = bm_append_hex(p, bottom, 8);
-	bm_append_str(p, " (stack overflow: UsageFault STKOF)");
+	p = bm_append_str(p, " (stack overflow: UsageFault STKOF)");
 	(void)guard;
+	uint32_t regions = MPU_TYPE_DREGION(REG(MPU_TYPE));
+	if (!regions) {
+		bm_append_str(p, "; FLASH writable (no MPU)");
+		return;
+	}
+	/* The highest-numbered regions, as on ARMv7-M. PMSAv8 regions must not overlap: a board's
+	 * alias range is another address range than FLASH's. */
+	REG(MPU_MAIR0) = MPU_MAIR_FLASH; /* attribute 0 */
+	char *q = mpu_ro_region(p, regions - 1, (uintptr_t)__flash_origin, (uintptr_t)__flash_limit, 0);
+	if (q)
+		p = bm_append_str(q, " read-only (FLASH)");
+	q = regions < 2 ? 0
+	                : mpu_ro_region(p, regions - 2, (uintptr_t)__flash_alias_origin,
+	                                (uintptr_t)__flash_alias_limit, MPU_RBAR_XN);
+	if (q)
+		bm_append_str(q, " read-only, not executable (FLASH's alias)");
+	REG(MPU_CTRL) = MPU_CTRL_PRIVDEFENA | MPU_CTRL_ENABLE;
+	__asm__ volatile("dsb\n\tisb" : : : "memory");
 #elif MAINLINE
 	uint32_t regions = MPU_TYPE_DREGION(REG(MPU_TYPE));
 	if (!regions) {

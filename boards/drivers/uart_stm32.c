@@ -35,6 +35,18 @@ void stm32_usart_init(struct bm_console *con)
 	*reg(u, REG_CR1) = CR1_UE | CR1_TE | CR1_RE; /* 8 data bits, no parity */
 }
 
+/* The transmitter as init left it: enabled, its baud rate unchanged (a benchmark that turned it
+ * off or reprogrammed it gets it back, and is reported). */
+int stm32_usart_restore(struct bm_console *con)
+{
+	const struct stm32_usart *u = UART(con);
+	if ((*reg(u, REG_CR1) & (CR1_UE | CR1_TE)) == (CR1_UE | CR1_TE) &&
+	    *reg(u, REG_BRR) == (u->clock_hz + u->baud / 2) / u->baud)
+		return 0;
+	stm32_usart_init(con);
+	return 1;
+}
+
 void stm32_usart_putc(struct bm_console *con, char c)
 {
 	const struct stm32_usart *u = UART(con);

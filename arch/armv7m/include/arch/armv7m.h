@@ -38,6 +38,9 @@
 #define SCB_CPUID_PARTNO(v) (((v) >> 4) & 0xfffu)
 #define SCB_CPUID_REVISION(v) ((v) & 0xfu)
 #define CPUID_IMPLEMENTER_ARM 0x41u
+#define CPUID_PART_CORTEX_M7 0xc27u  /* (the cores whose facts differ: caches, a PMU) */
+#define CPUID_PART_CORTEX_M55 0xd22u
+#define CPUID_PART_CORTEX_M85 0xd23u
 #define SCB_ICSR 0xE000ED04u
 #define SCB_ICSR_PENDSTSET (1u << 26)
 #define SCB_ICSR_PENDSVCLR (1u << 27)
@@ -45,6 +48,8 @@
 #define SCB_VTOR 0xE000ED08u        /* not on Cortex-M0 */
 #define SCB_CCR 0xE000ED14u
 #define SCB_CCR_DIV_0_TRP (1u << 4)
+#define SCB_CCR_DC (1u << 16)       /* data cache on (a core with caches: Cortex-M7, M55, M85) */
+#define SCB_CCR_IC (1u << 17)       /* instruction cache on */
 #define SCB_SHPR3 0xE000ED20u       /* priorities of PendSV (23:16) and SysTick (31:24) */
 #define SCB_SHPR3_PRI_SYSTICK (0xffu << 24) /* all ones: the lowest priority */
 #define SCB_SHCSR 0xE000ED24u
@@ -58,7 +63,13 @@
 #define SCB_HFSR_DEBUGEVT (1u << 31)
 #define SCB_MMFAR 0xE000ED34u
 #define SCB_BFAR 0xE000ED38u
-#define SCB_CPACR 0xE000ED88u       /* CP10/CP11 (the FPU): bits 23:20 */
+#define SCB_ID_PFR1 0xE000ED44u
+#define ID_PFR1_SECURITY(v) (((v) >> 4) & 0xfu) /* ARMv8-M: nonzero with the Security Extension */
+#define SCB_CLIDR 0xE000ED78u       /* cache levels; 0 where the core has (or QEMU models) none */
+#define SCB_CPACR 0xE000ED88u       /* CP10/CP11 (the FPU, and MVE): bits 23:20 */
+/* ARMv8-M with the Security Extension: the SCS's Non-secure alias, which only Secure state can
+ * read (Non-secure state reads 0 there). */
+#define SCB_CPUID_NS 0xE002ED00u
 
 /* CFSR bits. */
 #define CFSR_IACCVIOL (1u << 0)
@@ -98,6 +109,25 @@
 #define MPU_RASR_XN (1u << 28)      /* AP (26:24) = 000: no access at any privilege */
 #define MPU_RASR_AP_RO (6u << 24)   /* AP = 110: read-only at any privilege */
 #define MPU_RASR_FLASH (1u << 17)   /* TEX 000, C 1, B 0: normal memory, write-through (flash) */
+
+/* MPU (PMSAv8: ARMv8-M mainline): the same TYPE, CTRL, RNR and RBAR addresses, RLAR where
+ * PMSAv7 has RASR. Regions run from a base to a limit in 32-byte steps and must not overlap;
+ * privileged code can always read (the strictest access is read-only). */
+#define MPU_RLAR 0xE000EDA0u
+#define MPU_MAIR0 0xE000EDC0u       /* memory attributes 0..3, one byte each */
+#define PMSAV8_GRAIN 32u
+#define MPU_RBAR_AP_RO (3u << 1)    /* AP = 11: read-only at any privilege */
+#define MPU_RBAR_XN (1u << 0)
+#define MPU_RLAR_ATTR(i) ((uint32_t)(i) << 1)
+#define MPU_RLAR_ENABLE (1u << 0)
+#define MPU_MAIR_FLASH 0xaau        /* normal memory, write-through, read-allocate (inner, outer) */
+
+/* SAU (ARMv8-M Security Extension): off at reset, when every address is Secure. */
+#define SAU_CTRL 0xE000EDD0u
+#define SAU_CTRL_ENABLE (1u << 0)
+
+/* PMU (ARMv8.1-M: Cortex-M55, M85). */
+#define PMU_TYPE 0xE0003E00u
 
 /* Floating point context control (FPv4/FPv5). */
 #define FPU_FPCCR 0xE000EF34u

@@ -1,0 +1,147 @@
+/* STM32F4 clock set-up (see stm32f4_rcc.h). Registers from RM0368 (STM32F401) section 6.3 and
+ * RM0090 (STM32F405) section 7.3, which agree on everything used here; the order is the
+ * manuals': regulator scale and flash wait states before the clock goes up, the bus prescalers
+ * before the switch to the PLL. */
+#include "stm32f4_rcc.h"
+
+#include "bm/out.h"
+
+#define HSI_HZ 16000000u
+#define RCC 0x40023800u
+#define RCC_CR 0x00u
+#define RCC_PLLCFGR 0x04u
+#define RCC_CFGR 0x08u
+#define RCC_AHB1ENR 0x30u
+#define RCC_APB1ENR 0x40u
+#define RCC_CR_HSIRDY (1u << 1)
+#define RCC_CR_PLLON (1u << 24)
+#define RCC_CR_PLLRDY (1u << 25)
+#define RCC_CFGR_SW_PLL 2u
+#define RCC_CFGR_SWS_MASK (3u << 2)
+#define RCC_CFGR_SWS_HSI (0u << 2)
+#define RCC_CFGR_SWS_PLL (2u << 2)
+#define RCC_APB1ENR_PWREN (1u << 28)
+#define PLLCFGR_M(v) ((v) & 0x3fu)
+#define PLLCFGR_N(v) (((v) >> 6) & 0x1ffu)
+#define PLLCFGR_P(v) (((((v) >> 16) & 3u) + 1u) * 2u)
+#define CFGR_PPRE1(v) (((v) >> 10) & 7u)
+#define PWR_CR 0x40007000u
+#define PWR_CR_VOS_MASK (3u << 14)
+#define FLASH_ACR 0x40023c00u
+#define FLASH_ACR_LATENCY_MASK 0xfu
+#define GPIO_MODER 0x00u
+#define GPIO_OSPEEDR 0x08u
+#define GPIO_PUPDR 0x0cu
+#define GPIO_AFR 0x20u /* AFRL, then AFRH for pins 8..15 */
+#define GPIO_MODE_AF 2u
+#define GPIO_SPEED_MEDIUM 1u
+#define GPIO_PULL_UP 1u
+#define SPINS 1000000u
+
+static inline volatile uint32_t *reg(uintptr_t addr)
+{
+	return (volatile uint32_t *)addr;
+}
+
+/* 1 when (reg & mask) == value within SPINS reads: a ready bit that never comes ends the wait. */
+static int wait_for(uintptr_t addr, uint32_t mask, uint32_t value)
+{
+	for (unsigned i = 0; i < SPINS; i++)
+		if ((*reg(addr) & mask) == value)
+			return 1;
+	return 0;
+}
+
+static void set_field(uintptr_t addr, unsigned shift, unsigned bits, uint32_t value)
+{
+	uint32_t mask = ((1u << bits) - 1u) << shift;
+	*reg(addr) = (*reg(addr) & ~mask) | (value << shift);
+}
+
+/* The devices' clocks on, their pins routed. */
+static void devices_on(const struct stm32f4_rcc *r)
+{
+	*reg(RCC + RCC_AHB1ENR) |= r->ahb1enr;
+	*reg(RCC + RCC_APB1ENR) |= r->apb1enr;
+	(void)*reg(RCC + RCC_APB1ENR); /* the enable takes two cycles: read it back */
+	for (unsigned i = 0; i < r->n_pins; i++) {
+		const struct stm32f4_pin *p = &r->pins[i];
+		set_field(p->port + GPIO_MODER, 2 * p->pin, 2, GPIO_MODE_AF);
+		set_field(p->port + GPIO_OSPEEDR, 2 * p->pin, 2, GPIO_SPEED_MEDIUM);
+		set_field(p->port + GPIO_PUPDR, 2 * p->pin, 2, p->pull_up ? GPIO_PULL_UP : 0u);
+		set_field(p->port + GPIO_AFR + 4u * (p->pin / 8u), 4 * (p->pin % 8u), 4, p->af);
+	}
+}
+
+/* HSI -> PLL; returns SYSCLK in Hz as the switch left it, with the state in words. */
+static uint32_t pll_on(struct stm32f4_rcc *r, const char **why)
+{
+	*reg(RCC + RCC_APB1ENR) |= RCC_APB1ENR_PWREN;
+	*reg(PWR_CR) = (*reg(PWR_CR) & ~PWR_CR_VOS_MASK) | r->vos;
+	*reg(FLASH_ACR) = r->flash_acr;
+	/* the new latency must read back before the clock goes up */
+	if (!wait_for(FLASH_ACR, FLASH_ACR_LATENCY_MASK, r->flash_acr & FLASH_ACR_LATENCY_MASK)) {
+		*why = "the flash wait states did not take: kept HSI 16 MHz";
+		return HSI_HZ;
+	}
+	(void)wait_for(RCC + RCC_CR, RCC_CR_HSIRDY, RCC_CR_HSIRDY); /* it runs the core: ready */
+	*reg(RCC + RCC_CFGR) = r->ppre; /* SYSCLK still HSI */
+	*reg(RCC + RCC_CR) &= ~RCC_CR_PLLON;
+	(void)wait_for(RCC + RCC_CR, RCC_CR_PLLRDY, 0);
+	*reg(RCC + RCC_PLLCFGR) = r->pllcfgr;
+	*reg(RCC + RCC_CR) |= RCC_CR_PLLON;
+	if (!wait_for(RCC + RCC_CR, RCC_CR_PLLRDY, RCC_CR_PLLRDY)) {
+		*why = "the PLL did not lock: kept HSI 16 MHz";
+		return HSI_HZ;
+	}
+	*reg(RCC + RCC_CFGR) = r->ppre | RCC_CFGR_SW_PLL;
+	(void)wait_for(RCC + RCC_CFGR, RCC_CFGR_SWS_MASK, RCC_CFGR_SWS_PLL);
+	switch (*reg(RCC + RCC_CFGR) & RCC_CFGR_SWS_MASK) { /* what the core runs on now */
+	case RCC_CFGR_SWS_PLL:
+		*why = "HSI 16 MHz through the PLL";
+		return HSI_HZ / PLLCFGR_M(r->pllcfgr) * PLLCFGR_N(r->pllcfgr) / PLLCFGR_P(r->pllcfgr);
+	case RCC_CFGR_SWS_HSI:
+		*why = "the switch to the PLL did not take: HSI 16 MHz";
+		return HSI_HZ;
+	default:
+		*why = "unknown: the clock switch reports neither HSI nor the PLL";
+		return 0;
+	}
+}
+
+void stm32f4_rcc_init(struct stm32f4_rcc *r)
+{
+	uint32_t ppre1 = CFGR_PPRE1(r->ppre), apb1_shift = ppre1 < 4 ? 0 : ppre1 - 3;
+	uint32_t sysclk, tim_hz;
+	const char *why;
+	if (*reg(RCC + RCC_CR) == 0) {
+		sysclk = r->model_core_hz;
+		tim_hz = r->model_apb1_tim_hz;
+		why = sysclk ? "the model's fixed clock (its RCC reads 0, a placeholder: set-up skipped)"
+		             : "unknown: the RCC reads 0 (an emulator's placeholder): set-up skipped";
+	} else {
+		sysclk = pll_on(r, &why);
+		tim_hz = (sysclk >> apb1_shift) << (apb1_shift ? 1 : 0); /* x2 behind a divided APB1 */
+	}
+	devices_on(r);
+	r->core_hz = sysclk;
+	if (r->usart && sysclk)
+		r->usart->clock_hz = sysclk >> apb1_shift;
+	char *p = r->state;
+	if (sysclk) {
+		p = bm_append_u64(p, sysclk / 1000000u);
+		p = bm_append_str(p, " MHz: ");
+	}
+	p = bm_append_str(p, why);
+	/* The timer counts at its declared rate, or is not used: no prescaler gives it exactly. */
+	if (r->tim) {
+		uint32_t hz = (uint32_t)r->tim->timer.hz;
+		if (hz && tim_hz && tim_hz % hz == 0 && tim_hz / hz <= 65536u) {
+			r->tim->psc = (uint16_t)(tim_hz / hz - 1u);
+		} else {
+			r->tim->timer.hz = 0;
+			bm_append_str(p, tim_hz ? "; no prescaler gives the timer's rate exactly: no timer"
+			                        : "; the timer's clock is unknown: no timer");
+		}
+	}
+}
