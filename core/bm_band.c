@@ -18,12 +18,16 @@
 #define CALL_BAND_BYTES 32u
 #define CALL_BAND_WORDS (CALL_BAND_BYTES / sizeof(uintptr_t))
 
+#define FRAME_OVERRUN "wrote past the top of its stack frame, into the band the kit keeps above it (pc: the " \
+                      "function's entry; address: the band's lowest word written)"
+#define FRAME_FAULT "wrote past the top of its stack frame, into the kit's frames above it (the write " \
+                    "faulted: benchmark code runs unprivileged)"
+
 static __attribute__((noreturn, noinline)) void band_written(uintptr_t addr, uintptr_t entry)
 {
 	struct bm_fault f = {0};
 	f.kind = BM_FAULT_TRAP;
-	f.cause = "wrote past the top of its stack frame, into the band the kit keeps above it (pc: the "
-	          "function's entry; address: the band's lowest word written)";
+	f.cause = FRAME_OVERRUN;
 	f.pc = entry;
 	f.has_addr = 1;
 	f.addr = addr;
@@ -32,6 +36,69 @@ static __attribute__((noreturn, noinline)) void band_written(uintptr_t addr, uin
 	bm_out_str("\n*** baremark: a benchmark wrote past the top of its stack frame, and the kit's state "
 	           "is gone too: the run cannot go on\n");
 	bm_board_exit(BM_EXIT_TRAP);
+}
+
+/* The benchmark's side of a call into it (bm_user_run): runs as the benchmark's code, so it
+ * reads and writes nothing of the kit's but the job (above the benchmark's stack) and b (in
+ * read-only memory). */
+static uintptr_t user_side(uintptr_t bp, uintptr_t jp)
+{
+	const struct bm_bench *b = (const struct bm_bench *)bp;
+	struct bm_user_job *j = (struct bm_user_job *)jp;
+	switch (j->which) {
+	case BM_USER_SETUP:
+		return (uintptr_t)b->setup();
+	case BM_USER_VERIFY:
+		return (uintptr_t)b->verify();
+	case BM_USER_TEARDOWN:
+		b->teardown();
+		return 0;
+	case BM_USER_BATCH:
+		b->batch(j->iters, &j->s[0].d);
+		return 0;
+	default: {
+		/* runs of equal readings, up to j->n batches; a chunk ends at its BM_USER_CHUNK-th run
+		 * (which may go on in the next chunk) */
+		uint32_t taken = 0, k = 0;
+		struct bm_delta d;
+		while (taken < j->n) {
+			b->batch(j->iters, &d);
+			taken++;
+			if (k && d.cycles == j->s[k - 1].d.cycles && d.instret == j->s[k - 1].d.instret) {
+				j->s[k - 1].count++;
+				continue;
+			}
+			j->s[k].d = d;
+			j->s[k++].count = 1;
+			if (k == BM_USER_CHUNK)
+				break;
+		}
+		for (uint32_t i = 0; i < k; i++)
+			j->s[i].check = bm_user_check(&j->s[i], i);
+		j->n = k;
+		return taken;
+	}
+	}
+}
+
+/* The top of what the benchmark's code may write of the stack in the call running now: a fault
+ * above it, below the stack's top, is a write past the top of its frames, into the kit's. */
+static uintptr_t user_top;
+
+uintptr_t bm_user_run(const struct bm_bench *b, struct bm_user_job *j)
+{
+	/* the benchmark's stack starts below the job; it may write [its bottom, the job's end) */
+	user_top = (uintptr_t)(j + 1);
+	return arch_user_call(user_side, (uintptr_t)b, (uintptr_t)j, j + 1);
+}
+
+const char *bm_band_fault(const struct bm_fault *f)
+{
+	struct bm_stack s;
+	bm_rt_stack(&s);
+	if (!ARCH_USER_ISOLATED || !user_top || !f->has_addr || s.lo == s.hi)
+		return 0;
+	return f->addr >= user_top && f->addr < s.hi ? FRAME_FAULT : 0;
 }
 
 /* Calls `which` of b (a batch of `iters` into *d), banded; adds the call's own cycles (not the
@@ -55,7 +122,19 @@ __attribute__((noinline, no_sanitize_address)) int bm_band_call(const struct bm_
 	} volatile kept = {band, 0, user_cycles, 0};
 	__builtin_unwind_init();
 	int r = 0;
-	switch (which) {
+	if (ARCH_USER_ISOLATED && !b->privileged) {
+		/* (the band stays above the job, where the arch's isolation already keeps the
+		 * benchmark from writing) */
+		struct bm_user_job *j = __builtin_alloca(sizeof *j);
+		j->which = which;
+		j->iters = iters;
+		kept.entry = (uintptr_t)(which == BM_USER_BATCH ? (void *)b->batch : which == BM_USER_SETUP ? (void *)b->setup
+		                         : which == BM_USER_VERIFY ? (void *)b->verify : (void *)b->teardown);
+		kept.t0 = bm_cycles_now();
+		r = (int)bm_user_run(b, j);
+		if (which == BM_USER_BATCH)
+			*d = j->s[0].d;
+	} else switch (which) {
 	case BM_USER_BATCH:
 		kept.entry = (uintptr_t)b->batch;
 		b->batch(iters, d);

@@ -67,26 +67,20 @@ int bm_guard_stack_fault(const struct bm_fault *f)
 	return (f->sp && f->sp < band) || (f->has_addr && f->addr >= lo && f->addr < band);
 }
 
-/* Around all of the kit's .bss on bare metal (linker/common.ld places them), so that a user's
- * global that overflows upward meets one of these, not one of the kit's own variables. Sections
- * of their own (not .bss.*) so that the linker script can put one at each end. */
+/* Around all of the kit's .bss on bare metal (linker/common.ld places them): the high one is the
+ * last of the kit's memory below the user region, so one of your arrays written below its start
+ * meets it before any of the kit's variables. 32 bytes there, caught whole: the smallest boards'
+ * RAM budget (BM_REQUIRE_RAM_FREE_BYTES) has no room for a longer one. Sections of their own (not
+ * .bss.*) so that the linker script can put one at each end. */
+#define HI_WORDS 4
 static volatile uint64_t bss_lo __attribute__((section(".bm_kit_guard.lo"), used));
-static volatile uint64_t bss_hi __attribute__((section(".bm_kit_guard.hi"), used));
-/* After the kit's .data (its device instances: console, timer), before the user's: one of your
- * initialised arrays written below its start meets this band, not the console's instance (which
- * the report of the write needs). 32 bytes, caught whole: the smallest boards' RAM budget
- * (BM_REQUIRE_RAM_FREE_BYTES) has no room for a longer one; a run of writes past it still aborts the run
- * when the console survives it. */
-#define DATA_BAND_WORDS 4
-static volatile uint64_t data_band[DATA_BAND_WORDS] __attribute__((section(".bm_kit_guard.data"), used)) = {
-	BM_KIT_GUARD, BM_KIT_GUARD, BM_KIT_GUARD, BM_KIT_GUARD,
-};
+static volatile uint64_t bss_hi[HI_WORDS] __attribute__((section(".bm_kit_guard.hi"), used));
 
-static int data_band_intact(void)
+static int bss_hi_intact(void)
 {
 	uint64_t x = 0;
-	for (unsigned i = 0; i < DATA_BAND_WORDS; i++)
-		x |= data_band[i] ^ BM_KIT_GUARD;
+	for (unsigned i = 0; i < HI_WORDS; i++)
+		x |= bss_hi[i] ^ BM_KIT_GUARD;
 	return x == 0;
 }
 
@@ -95,13 +89,14 @@ void bm_guard_kit_init(struct bm_kit_state *k)
 	k->head = BM_KIT_GUARD_WORD;
 	k->tail = BM_KIT_GUARD_WORD;
 	bss_lo = BM_KIT_GUARD;
-	bss_hi = BM_KIT_GUARD;
+	for (unsigned i = 0; i < HI_WORDS; i++)
+		bss_hi[i] = BM_KIT_GUARD;
 }
 
 int bm_guard_kit_intact(const struct bm_kit_state *k)
 {
 	return k->head == BM_KIT_GUARD_WORD && k->tail == BM_KIT_GUARD_WORD && bss_lo == BM_KIT_GUARD &&
-	       bss_hi == BM_KIT_GUARD && data_band_intact() && bm_scratch_state_intact() &&
+	       bss_hi_intact() && bm_scratch_state_intact() &&
 	       bm_recover_state_intact();
 }
 

@@ -107,7 +107,7 @@ static uint64_t run_batch(const struct bm_bench *b, uint32_t iters, int banded, 
                           struct bm_bench_result *res)
 {
 	struct bm_delta d;
-	if (banded)
+	if (banded || (ARCH_USER_ISOLATED && !b->privileged))
 		bm_band_call(b, BM_USER_BATCH, iters, &d, 0);
 	else
 		b->batch(iters, &d);
@@ -177,23 +177,51 @@ static __attribute__((noinline)) int add_repeats(const struct bm_delta *d, uint3
  * instead of taking one. A sample whose counters read exactly as the one before (on a
  * deterministic core, every sample of a benchmark) is only counted: the run is accounted in one
  * go when it ends (the statistics' state is the one single inserts leave). Returns the smallest
- * sample; stops with *fail set as soon as the kit state's guard words are seen written over,
- * which is before anything more is written through it. */
-static __attribute__((noinline)) uint64_t take_some(void (*batch)(uint32_t, struct bm_delta *), uint32_t iters,
-                                                   uint32_t n, uint64_t oh_cycles, uint64_t oh_instret,
-                                                   struct bm_kit_state *kit, struct samples_out *out, int *fail)
+ * sample; stops with *fail set as soon as the kit state's guard words are seen written over
+ * (1), which is before anything more is written through it, or (chunked: the benchmark runs
+ * unprivileged, BM_USER_CHUNK batches a call) when a chunk's readings are not what the batches
+ * wrote (2). One body, two copies: the direct one is the kit's hot loop as it always was. */
+static inline __attribute__((always_inline)) uint64_t take_some(const struct bm_bench *b, int chunked, uint32_t iters,
+                                                                uint32_t n, uint64_t oh_cycles, uint64_t oh_instret,
+                                                                struct bm_kit_state *kit, struct samples_out *out,
+                                                                int *fail)
 {
 	uint64_t body = out->body_cycles, ins_lo = out->instret_lo, qmin = UINT64_MAX;
 	/* The run: the counters of its first sample (accounted), and how many since read the same.
 	 * No first yet reads as UINT64_MAX twice; a sample that does is a repeat, and accounting it
 	 * from these values is right too. */
 	struct bm_delta last = {UINT64_MAX, UINT64_MAX};
-	uint32_t repeats = 0;
-	for (; n; n--) {
+	uint32_t repeats = 0, k = 0, have = 0, run = 1;
+	struct bm_user_job *j = chunked ? __builtin_alloca(sizeof *j) : 0;
+	void (*batch)(uint32_t, struct bm_delta *) = b->batch;
+	while (n) {
 		struct bm_delta d;
-		batch(iters, &d);
+		if (chunked) {
+			/* a run of `run` equal readings, from the chunk the benchmark's side filled */
+			if (k == have) {
+				j->which = BM_USER_SAMPLES;
+				j->iters = iters;
+				j->n = n;
+				uint32_t taken = (uint32_t)bm_user_run(b, j);
+				have = j->n;
+				k = 0;
+				if (taken == 0 || taken > n || have == 0 || have > BM_USER_CHUNK) {
+					*fail = 2;
+					break;
+				}
+			}
+			if (j->s[k].check != bm_user_check(&j->s[k], k) || j->s[k].count == 0 || j->s[k].count > n) {
+				*fail = 2;
+				break;
+			}
+			run = (uint32_t)j->s[k].count;
+			d = j->s[k++].d;
+		} else {
+			batch(iters, &d);
+		}
+		n -= run;
 		if (d.cycles == last.cycles && d.instret == last.instret) {
-			repeats++;
+			repeats += run;
 			continue;
 		}
 		if (__builtin_expect(repeats != 0, 0)) {
@@ -211,6 +239,7 @@ static __attribute__((noinline)) uint64_t take_some(void (*batch)(uint32_t, stru
 		uint64_t c = account(&d, 1, oh_cycles, oh_instret, &body, &ins_lo, out);
 		qmin = c < qmin ? c : qmin;
 		bm_stats_add(&kit->stats, c);
+		repeats = run - 1;
 	}
 	if (repeats && !*fail && add_repeats(&last, repeats, oh_cycles, oh_instret, kit, out, &body, &ins_lo, &qmin) != 0)
 		*fail = 1;
@@ -219,12 +248,27 @@ static __attribute__((noinline)) uint64_t take_some(void (*batch)(uint32_t, stru
 	return qmin;
 }
 
+static __attribute__((noinline)) uint64_t take_direct(const struct bm_bench *b, uint32_t iters, uint32_t n,
+                                                     uint64_t oh_cycles, uint64_t oh_instret, struct bm_kit_state *kit,
+                                                     struct samples_out *out, int *fail)
+{
+	return take_some(b, 0, iters, n, oh_cycles, oh_instret, kit, out, fail);
+}
+
+static __attribute__((noinline)) uint64_t take_chunked(const struct bm_bench *b, uint32_t iters, uint32_t n,
+                                                      uint64_t oh_cycles, uint64_t oh_instret,
+                                                      struct bm_kit_state *kit, struct samples_out *out, int *fail)
+{
+	return take_some(b, 1, iters, n, oh_cycles, oh_instret, kit, out, fail);
+}
+
 /* The timed samples, a quarter at a time. The smallest batch of each quarter: interrupts and
  * preemption only add time, so the minimum moves only when the machine itself got slower or
  * faster (a frequency or host-scheduling state), which the result then reports as drift, not as
- * one number. Returns -1 as soon as the kit state's guard words are written over, else 0. */
-static int take_samples(void (*batch)(uint32_t, struct bm_delta *), uint32_t iters, uint32_t samples,
-                        const struct bm_overhead *oh, struct bm_kit_state *kit, struct samples_out *out)
+ * one number. Returns -1 as soon as the kit state's guard words are written over, 1 when the
+ * benchmark wrote over its chunk's readings, else 0. */
+static int take_samples(const struct bm_bench *b, uint32_t iters, uint32_t samples, const struct bm_overhead *oh,
+                        struct bm_kit_state *kit, struct samples_out *out)
 {
 	*out = (struct samples_out){0};
 	unsigned quarters = samples >= 4 ? 4 : 1;
@@ -234,9 +278,11 @@ static int take_samples(void (*batch)(uint32_t, struct bm_delta *), uint32_t ite
 		out->qmin[q] = UINT64_MAX;
 	for (unsigned q = 0; q < quarters; q++) {
 		uint32_t end = (uint32_t)((uint64_t)samples * (q + 1) / quarters);
-		out->qmin[q] = take_some(batch, iters, end - done, oh->cycles, oh->instret, kit, out, &fail);
+		out->qmin[q] = ARCH_USER_ISOLATED && !b->privileged
+		                       ? take_chunked(b, iters, end - done, oh->cycles, oh->instret, kit, out, &fail)
+		                       : take_direct(b, iters, end - done, oh->cycles, oh->instret, kit, out, &fail);
 		if (fail)
-			return -1;
+			return fail == 1 ? -1 : 1;
 		done = end;
 	}
 	return 0;
@@ -352,8 +398,13 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 	}
 	bm_recover_phase(BM_PHASE_SAMPLES);
 	struct samples_out so;
-	if (take_samples(b->batch, res->iters, cfg->samples, oh, kit, &so) != 0)
+	int taken = take_samples(b, res->iters, cfg->samples, oh, kit, &so);
+	if (taken < 0)
 		return -1;
+	if (taken > 0) {
+		fail(res, BM_ST_FAIL, "wrote over the readings of its timed batches (the kit's chunk above its stack)");
+		goto out;
+	}
 	bm_guard_stats_seal(kit);
 	res->body_cycles += so.body_cycles;
 	res->below_overhead += so.below;
@@ -496,7 +547,7 @@ static __attribute__((noinline)) int run_guarded(const struct bm_bench *b, const
 		else if (bm_guard_stack_fault(f))
 			fail(res, BM_ST_STACK_OVERFLOW, f->cause);
 		else
-			fail(res, BM_ST_TRAP, f->cause);
+			fail(res, BM_ST_TRAP, bm_band_fault(f) ? bm_band_fault(f) : f->cause);
 	} else {
 		struct bm_alarm *alarm = bm_port_alarm;
 		uint32_t ms = b->timeout_ms ? b->timeout_ms : cfg->bench_timeout_ms;
@@ -518,7 +569,8 @@ static __attribute__((noinline)) int run_guarded(const struct bm_bench *b, const
 	/* The kit's own state first: if the benchmark wrote over it, no check below can be trusted.
 	 * The statistics (its figures) are final from its last sample: its verify and teardown ran
 	 * after that, and must have left them as they were. */
-	if (!bm_guard_kit_intact(kit) || (res->status == BM_ST_OK && !bm_guard_stats_sealed(kit)))
+	if (changed == bm_state_lost || !bm_guard_kit_intact(kit) ||
+	    (res->status == BM_ST_OK && !bm_guard_stats_sealed(kit)))
 		return -1;
 	check_setup(res, changed);
 	/* Whatever the benchmark said, a write outside its stack or scratch voids its figures. Found

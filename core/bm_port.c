@@ -6,6 +6,7 @@
 #include "bm/out.h"
 
 struct bm_alarm *bm_port_alarm;
+const char bm_state_lost[] = "the kit's record of its set-up was written over";
 volatile int bm_probe_active;
 volatile int bm_probe_faulted;
 

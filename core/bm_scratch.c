@@ -65,7 +65,7 @@ static void *refuse(const char *why)
 	return NULL;
 }
 
-void *bm_scratch_alloc(size_t bytes, size_t align)
+static void *scratch_alloc(size_t bytes, size_t align)
 {
 	size_t size = bm_scratch_size();
 	if (align == 0 || (align & (align - 1)) != 0 || align > 64)
@@ -94,6 +94,20 @@ void *bm_scratch_alloc(size_t bytes, size_t align)
 }
 
 /* Calls f on every byte range no allocation owns (allocations are in ascending order). */
+/* Benchmark code asks the kit (its state is the kit's): a plain call, or, where benchmark code runs
+ * unprivileged, through the arch (arch_kit_call). */
+void *bm_scratch_alloc(size_t bytes, size_t align)
+{
+	return (void *)arch_kit_call(BM_KIT_SCRATCH_ALLOC, bytes, align);
+}
+
+uintptr_t bm_kit_service(unsigned service, uintptr_t a, uintptr_t b)
+{
+	if (service == BM_KIT_SCRATCH_ALLOC)
+		return (uintptr_t)scratch_alloc(a, b);
+	return 0;
+}
+
 static int each_free(int (*f)(volatile uint8_t *p, size_t n))
 {
 	size_t at = 0, end = (size_t)(__bm_scratch_end - __bm_scratch_start);
@@ -150,11 +164,11 @@ int bm_scratch_intact(void)
 	return !sc.sealed || each_free(holds);
 }
 
-/* The volatile read hides the value from the optimizer, so inputs built from it are not
- * folded at compile time (CoreMark's volatile seeds). */
-static volatile uint32_t seed_source = 0;
-
+/* The empty asm hides the value from the optimizer, so inputs built from it are not folded at
+ * compile time (CoreMark's volatile seeds), without reading memory (benchmark code may not read
+ * the kit's). */
 uint32_t bm_seed(uint32_t x)
 {
-	return x ^ seed_source;
+	__asm__ volatile("" : "+r"(x));
+	return x;
 }

@@ -30,8 +30,11 @@ static const char *const reasons[N_REGS] = {
 	CHANGED("the PMU counter enables (PMCNTENSET_EL0)"), CHANGED("the PMU's EL0 access (PMUSERENR_EL0)"),
 };
 
-static uint64_t kit[N_REGS];
-static uint8_t has_pmu;
+struct kit_state {
+	uint64_t reg[N_REGS];
+	uint64_t has_pmu;
+};
+static struct kit_state k, k_copy; /* (the copy sealed: bm/port.h, bm_state_seal) */
 
 static uint64_t read_reg(unsigned i)
 {
@@ -53,40 +56,43 @@ static uint64_t read_reg(unsigned i)
 static void write_reg(unsigned i, uint64_t v)
 {
 	switch (i) {
-	case R_VBAR: arch_sysreg_write(vbar_el1, kit[i]); break;
-	case R_SCTLR: arch_sysreg_write(sctlr_el1, kit[i]); break;
-	case R_CPACR: arch_sysreg_write(cpacr_el1, kit[i]); break;
-	case R_FPCR: arch_sysreg_write(fpcr, kit[i]); break;
-	case R_TCR: arch_sysreg_write(tcr_el1, kit[i]); break;
-	case R_TTBR0: arch_sysreg_write(ttbr0_el1, kit[i]); break;
-	case R_MAIR: arch_sysreg_write(mair_el1, kit[i]); break;
-	case R_PMCR: arch_sysreg_write(pmcr_el0, (arch_sysreg_read(pmcr_el0) & ~PMCR_KIT_BITS) | kit[i]); break;
+	case R_VBAR: arch_sysreg_write(vbar_el1, k.reg[i]); break;
+	case R_SCTLR: arch_sysreg_write(sctlr_el1, k.reg[i]); break;
+	case R_CPACR: arch_sysreg_write(cpacr_el1, k.reg[i]); break;
+	case R_FPCR: arch_sysreg_write(fpcr, k.reg[i]); break;
+	case R_TCR: arch_sysreg_write(tcr_el1, k.reg[i]); break;
+	case R_TTBR0: arch_sysreg_write(ttbr0_el1, k.reg[i]); break;
+	case R_MAIR: arch_sysreg_write(mair_el1, k.reg[i]); break;
+	case R_PMCR: arch_sysreg_write(pmcr_el0, (arch_sysreg_read(pmcr_el0) & ~PMCR_KIT_BITS) | k.reg[i]); break;
 	case R_PMCNTEN:
-		arch_sysreg_write(pmcntenclr_el0, v & ~kit[i]);
-		arch_sysreg_write(pmcntenset_el0, kit[i]);
+		arch_sysreg_write(pmcntenclr_el0, v & ~k.reg[i]);
+		arch_sysreg_write(pmcntenset_el0, k.reg[i]);
 		break;
-	default: arch_sysreg_write(pmuserenr_el0, kit[i]); break;
+	default: arch_sysreg_write(pmuserenr_el0, k.reg[i]); break;
 	}
 }
 
 void arch_state_save(void)
 {
 	uint64_t v = 0;
-	has_pmu = (uint8_t)BM_PROBE(v = arch_sysreg_read(pmcr_el0));
+	k.has_pmu = (uint64_t)BM_PROBE(v = arch_sysreg_read(pmcr_el0));
 	(void)v;
 	for (unsigned i = 0; i < N_REGS; i++)
-		kit[i] = i >= R_PMCR && !has_pmu ? 0 : read_reg(i);
+		k.reg[i] = i >= R_PMCR && !k.has_pmu ? 0 : read_reg(i);
+	bm_state_seal(&k, &k_copy, sizeof k);
 }
 
 const char *arch_state_restore(void)
 {
 	const char *first = 0;
+	if (!bm_state_intact(&k, &k_copy, sizeof k))
+		return bm_state_lost;
 	/* (CPACR first: FPCR cannot be read with FP/SIMD off) */
 	for (unsigned i = 0; i < N_REGS; i++) {
-		if (i >= R_PMCR && !has_pmu)
+		if (i >= R_PMCR && !k.has_pmu)
 			break;
 		uint64_t v = read_reg(i);
-		if (v == kit[i])
+		if (v == k.reg[i])
 			continue;
 		first = first ? first : reasons[i];
 		write_reg(i, v);

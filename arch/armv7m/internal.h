@@ -25,7 +25,7 @@
 
 /* From start.S, semihost.S and linker/common.ld. */
 extern char arch_vectors[], arch_semihost_bkpt[], arch_recover_trampoline[];
-extern char __data_load[];
+extern char __kit_data_load[];
 extern char __stack_bottom[], __stack_top[], __trap_stack_bottom[], __trap_stack_top[];
 extern char __stack_guard_size[], __flash_origin[], __flash_limit[];
 
@@ -44,7 +44,7 @@ struct saved_regs {
 /* Whether pc can be the address of an instruction of ours (so it can be read). */
 static inline int pc_in_code(uint32_t pc)
 {
-	return pc >= (uintptr_t)arch_vectors && pc + 4 <= (uintptr_t)__data_load && pc % 2 == 0;
+	return pc >= (uintptr_t)arch_vectors && pc + 4 <= (uintptr_t)__kit_data_load && pc % 2 == 0;
 }
 
 /* ---- SysTick (systick.c) ---- */

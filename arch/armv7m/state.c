@@ -30,9 +30,12 @@ static const struct reg regs[] = {
 };
 #define N_REGS (sizeof regs / sizeof regs[0])
 
-static uint32_t kit[N_REGS];
+struct kit_state {
+	uint32_t reg[N_REGS];
+	uint32_t fpscr;
+};
+static struct kit_state k, k_copy; /* (the copy sealed: bm/port.h, bm_state_seal) */
 #if defined(__ARM_FP)
-static uint32_t kit_fpscr;
 
 static uint32_t fpscr_now(void)
 {
@@ -45,30 +48,33 @@ static uint32_t fpscr_now(void)
 void arch_state_save(void)
 {
 	for (unsigned i = 0; i < N_REGS; i++)
-		kit[i] = REG(regs[i].addr) & regs[i].mask;
+		k.reg[i] = REG(regs[i].addr) & regs[i].mask;
 #if defined(__ARM_FP)
-	kit_fpscr = fpscr_now();
+	k.fpscr = fpscr_now();
 #endif
+	bm_state_seal(&k, &k_copy, sizeof k);
 }
 
 const char *arch_state_restore(void)
 {
 	const char *first = 0;
+	if (!bm_state_intact(&k, &k_copy, sizeof k))
+		return bm_state_lost;
 	/* (in this order: the FPU's enable before FPSCR, which cannot be read with the FPU off) */
 	for (unsigned i = 0; i < N_REGS; i++) {
 		uint32_t v = REG(regs[i].addr) & regs[i].mask;
-		if (v == kit[i])
+		if (v == k.reg[i])
 			continue;
 		first = first ? first : regs[i].reason;
-		REG(regs[i].addr) = (REG(regs[i].addr) & ~regs[i].mask) | kit[i];
+		REG(regs[i].addr) = (REG(regs[i].addr) & ~regs[i].mask) | k.reg[i];
 		__asm__ volatile("dsb\n\tisb" : : : "memory");
 	}
 #if defined(__ARM_FP)
-	if (fpscr_now() != kit_fpscr) {
+	if (fpscr_now() != k.fpscr) {
 		first = first ? first : CHANGED("the FP control (FPSCR: rounding mode, flush-to-zero)");
 		uint32_t all;
 		__asm__ volatile("vmrs %0, fpscr" : "=r"(all));
-		all = (all & ~FPSCR_CONTROL) | kit_fpscr;
+		all = (all & ~FPSCR_CONTROL) | k.fpscr;
 		__asm__ volatile("vmsr fpscr, %0" : : "r"(all));
 	}
 #endif

@@ -54,12 +54,29 @@ extern char __trap_stack_top[];
 
 /* Called from arch_trap_entry (start.S) with the interrupted sp. Returns the address to resume
  * at; does not return when the fault ends the benchmark (recovery) or the run. */
-unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long mtval, unsigned long sp);
-unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long mtval, unsigned long sp)
+/* Its saved registers (start.S): ra, t0-t2, a0-a7, t3-t6. */
+#define FRAME_A0 4
+#define FRAME_A1 5
+#define FRAME_A2 6
+#define FRAME_A7 11
+
+__attribute__((noreturn)) void arch_user_resume(uintptr_t result); /* usermode.S */
+
+unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long mtval, unsigned long sp,
+                        unsigned long *frame);
+unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long mtval, unsigned long sp,
+                        unsigned long *frame)
 {
 	const unsigned long irq_bit = MCAUSE_INTERRUPT;
 	unsigned long code = mcause & ~irq_bit;
 
+	/* Benchmark code asking the kit (from U-mode, or from the kit itself in M-mode), or done. */
+	if ((mcause == EXC_ECALL_U || mcause == EXC_ECALL_M) && frame[FRAME_A7] == ARCH_ECALL_KIT) {
+		frame[FRAME_A0] = bm_kit_service((unsigned)frame[FRAME_A0], frame[FRAME_A1], frame[FRAME_A2]);
+		return mepc + 4;
+	}
+	if (mcause == EXC_ECALL_U && frame[FRAME_A7] == ARCH_ECALL_RETURN)
+		arch_user_resume(frame[FRAME_A0]);
 	/* A probe of an optional CSR (BM_PROBE): skip the 4-byte instruction. */
 	if (mcause == EXC_ILLEGAL_INSN && bm_probe_fault())
 		return mepc + 4;
@@ -104,7 +121,7 @@ unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long 
 
 const struct bm_exit arch_semihosting = {.name = "semihosting", .exit = arch_semihost_exit};
 
-static struct bm_kv facts[7]; /* the last stays {0, 0} */
+static struct bm_kv facts[8]; /* the last stays {0, 0} */
 static struct arch_info info = {
 	.isa = ARCH_ISA_XLEN "imac",
 	.cycle_counter = "cycle (rdcycle)",
@@ -119,7 +136,31 @@ static void add_fact(const char *key, const char *value)
 }
 
 /* Linker symbols (linker/common.ld, the board's memory.ld). */
-extern char __stack_bottom[], __stack_guard_size[], __flash_origin[], __flash_limit[];
+extern char __stack_bottom[], __stack_guard_size[], __flash_origin[], __flash_limit[], __user_start[], __user_end[];
+
+/* 1: PMP entries 4-6 keep U-mode to its stack and the user region (usermode.S reads it). */
+uint32_t arch_user_pmp;
+
+/* U-mode's memory, entries 4-6 (not locked: they bind U-mode only): 4: TOR [the stack's bottom,
+ * what arch_user_call sets per call) read/write; 5: OFF, the user region's base; 6: TOR the user
+ * region read/write. Nothing else matches for U-mode, so everything else (the kit's frames, its
+ * trap stack and variables, every device) is out of its reach. 0 when the core has fewer
+ * entries. */
+static int pmp_user(void)
+{
+	if (!BM_PROBE(arch_pmpaddr6_write(PMP_ADDR(__user_end))))
+		return 0;
+	arch_pmpaddr4_write(PMP_ADDR(__stack_bottom));
+	arch_pmpaddr5_write(PMP_ADDR(__user_start));
+#if __riscv_xlen == 32
+	arch_pmpcfg1_write(PMPCFG_ENTRY(0, PMP_A_TOR | PMP_R | PMP_W) | PMPCFG_ENTRY(2, PMP_A_TOR | PMP_R | PMP_W));
+#else
+	arch_pmpcfg0_write(arch_pmpcfg0_read() | PMPCFG_ENTRY(4, PMP_A_TOR | PMP_R | PMP_W) |
+	                   PMPCFG_ENTRY(6, PMP_A_TOR | PMP_R | PMP_W));
+#endif
+	arch_user_pmp = 1;
+	return 1;
+}
 
 /* Hardware guards, with PMP entries 0..3 (every core with PMP has at least 4; FE310: 8): the
  * whole FLASH region read/execute only, so a stray store (a stack frame far below the stack, a
@@ -159,8 +200,11 @@ void arch_init(void)
 	(void)t;
 	add_fact("rdtime", ok ? "ok" : "traps");
 	add_fact("priv", "M");
-	add_fact("pmp", pmp_guard() ? "locked: code read/execute only, stack guard no access"
-	                            : "absent (no hardware stack guard)");
+	int guard = pmp_guard();
+	add_fact("pmp", guard ? "locked: code read/execute only, stack guard no access"
+	                      : "absent (no hardware stack guard)");
+	add_fact("benchmarks", guard && pmp_user() ? "U-mode: the kit's memory, trap vector and counters out of reach (PMP)"
+	                                           : "U-mode, not isolated (fewer than 7 PMP entries)");
 }
 
 const struct arch_info *arch_get_info(void)

@@ -57,6 +57,7 @@ arch_trap_entry:
 	csrr a1, mepc
 	csrr a2, mtval
 	csrr a3, mscratch   /* the interrupted sp (swapped in at entry) */
+	mv a4, sp           /* the saved registers: an ecall's arguments and result */
 	call arch_trap
 	csrw mepc, a0
 	REG_L ra, 0 * REGBYTES(sp)

@@ -8,10 +8,11 @@
 #define MSTATUS_KIT_BITS (MSTATUS_MPRV | MSTATUS_SUM | MSTATUS_MXR | MSTATUS_TW)
 #define CHANGED(what) "changed " what " and did not put it back (restored)"
 
-static struct {
+struct kit_state {
 	unsigned long mtvec, mstatus, mcountinhibit, mcounteren;
 	uint8_t has_inhibit, has_counteren;
-} kit;
+};
+static struct kit_state kit, kit_copy; /* (the copy sealed: bm/port.h, bm_state_seal) */
 
 void arch_state_save(void)
 {
@@ -22,11 +23,14 @@ void arch_state_save(void)
 	kit.mcountinhibit = v;
 	kit.has_counteren = (uint8_t)BM_PROBE(v = arch_mcounteren_read());
 	kit.mcounteren = v;
+	bm_state_seal(&kit, &kit_copy, sizeof kit);
 }
 
 const char *arch_state_restore(void)
 {
 	const char *first = 0;
+	if (!bm_state_intact(&kit, &kit_copy, sizeof kit))
+		return bm_state_lost;
 	if (arch_mtvec_read() != kit.mtvec) {
 		first = CHANGED("the trap vector (mtvec)");
 		arch_mtvec_write(kit.mtvec);

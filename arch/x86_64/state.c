@@ -10,12 +10,13 @@ struct idtr {
 	uint64_t base;
 } __attribute__((packed));
 
-static struct {
+struct kit_state {
 	struct idtr idt;
 	uint64_t cr0, cr4;
 	uint32_t mxcsr;
 	uint16_t fcw;
-} kit;
+};
+static struct kit_state kit, kit_copy; /* (the copy sealed: bm/port.h, bm_state_seal) */
 
 static struct idtr idt_now(void)
 {
@@ -59,6 +60,7 @@ void arch_state_save(void)
 	kit.cr4 = cr4_now();
 	kit.mxcsr = mxcsr_now();
 	kit.fcw = fcw_now();
+	bm_state_seal(&kit, &kit_copy, sizeof kit);
 }
 
 #define CHANGED(what) "changed " what " and did not put it back (restored)"
@@ -66,6 +68,8 @@ void arch_state_save(void)
 const char *arch_state_restore(void)
 {
 	const char *first = 0;
+	if (!bm_state_intact(&kit, &kit_copy, sizeof kit))
+		return bm_state_lost;
 	/* (CR0 first: with TS or EM set the x87 and SSE reads below would fault) */
 	if (cr0_now() != kit.cr0) {
 		first = CHANGED("CR0 (the FPU's and paging's enables)");

@@ -1,6 +1,7 @@
 /* Shared C start for bare-metal targets (picolibc-style): each arch's entry only sets the
  * stack and trap vector, then calls bm_crt_start(), which makes C's memory model true
- * (.data and the thread-local template copied from their load addresses, .bss and .tbss zeroed,
+ * (the kit's and the user's .data and the thread-local template copied from their load addresses,
+ * their .bss and .tbss zeroed,
  * the C library's own start: bm_libc_init), paints the stack for the high-water mark and runs
  * the kit. Also the runtime's part of the port contract: where the stack is. */
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include "bm/harness.h"
 
 /* Defined by linker/common.ld. */
+extern uint8_t __kit_data_load[], __kit_data_start[], __kit_data_end[], __kit_bss_start[], __kit_bss_end[];
 extern uint8_t __data_load[], __data_start[], __data_end[];
 extern uint8_t __bss_start[], __bss_end[];
 extern uint8_t __tdata_load[], __tdata_start[], __tdata_end[], __tbss_start[], __tbss_end[];
@@ -43,7 +45,9 @@ static void zero(volatile uint8_t *p, uint8_t *end)
 void bm_crt_start(void) __attribute__((noreturn, used));
 void bm_crt_start(void)
 {
-		copy(__data_start, __data_end, __data_load);
+	copy(__kit_data_start, __kit_data_end, __kit_data_load);
+	zero(__kit_bss_start, __kit_bss_end);
+	copy(__data_start, __data_end, __data_load);
 	copy(__tdata_start, __tdata_end, __tdata_load);
 	zero(__bss_start, __bss_end);
 	zero(__tbss_start, __tbss_end);

@@ -1,10 +1,10 @@
-/* Self-test image: a benchmark that writes over the kit's own state (all of .bss, where the
+/* Self-test image: a benchmark that writes over the kit's own state (all of its .bss, where the
  * statistics state and the allocator's and recovery's bookkeeping live, between guard words). The
  * run must end right after it with a clear message and exit status 3, not report anything from
  * the corrupted state, and the benchmark before it must still have its record. */
 #include "bm/bench.h"
 
-extern uint8_t __bss_start[], __bss_end[];
+extern uint8_t __kit_bss_start[], __kit_bss_end[];
 
 static int right(void)
 {
@@ -18,6 +18,6 @@ BM_BENCHMARK(a_fine_one, right)
 
 BM_BENCHMARK(b_overwrites_the_kit, right, .max_iters = 1)
 {
-	for (volatile uint8_t *p = __bss_start; p < __bss_end; p++)
+	for (volatile uint8_t *p = __kit_bss_start; p < __kit_bss_end; p++)
 		*p = 0x5a;
 }

@@ -7,7 +7,7 @@
  * so a write through the state before the guard check would fault on an MMU board. */
 #include "bm/bench.h"
 
-extern uint8_t __bss_start[], __bss_end[];
+extern uint8_t __kit_bss_start[], __kit_bss_end[];
 
 /* In .data (initialised), so the writes over .bss leave it alone. */
 static volatile uint32_t calls = 1;
@@ -30,6 +30,6 @@ BM_BENCHMARK(b_overwrites_the_kit_late, right, .max_iters = 1)
 	calls = n + 1;
 	/* all ones from call LATE_CALL on, else zero; no branch, so every call runs the same code */
 	uint8_t m = (uint8_t)(0u - ((LATE_CALL - 1u - n) >> 31));
-	for (volatile uint8_t *p = __bss_start; p < __bss_end; p++)
+	for (volatile uint8_t *p = __kit_bss_start; p < __kit_bss_end; p++)
 		*p = (uint8_t)(*p | m);
 }

@@ -1,7 +1,10 @@
 /* Fault-injection image: one benchmark per way a benchmark can go wrong, next to the kit's own
  * calibration and kernel benchmarks (linked into the same image). Each faulty one must be reported
  * with its kind, and every other one must report ok with the same figures as in the kit's image
- * (tests/qemu checks both). BM_TEST_BAD_ADDRESS comes from the board (an address nothing answers). */
+ * (tests/qemu checks both). BM_TEST_BAD_ADDRESS comes from the board (an address nothing answers).
+ * The ones that change what only privileged code may (CSRs, system registers, devices) say
+ * .privileged = 1: where benchmark code runs unprivileged such a change would only trap, and the
+ * kit's checks after a privileged benchmark are what they exercise. */
 #include "bm/bench.h" /* (first: arch/test.h asks arch/arch.h whether this is a hosted build) */
 #include "arch/test.h"
 
@@ -67,7 +70,7 @@ static void irq_leftover_teardown(void)
 	arch_test_irq_leftover();
 }
 
-BM_BENCHMARK(fault_x_irq_left_on, always_right, .teardown = irq_leftover_teardown)
+BM_BENCHMARK(fault_x_irq_left_on, always_right, .teardown = irq_leftover_teardown, .privileged = 1)
 {
 	bm_clobber_memory();
 }
@@ -82,7 +85,7 @@ static int irqs_off_setup(void)
 	return 0;
 }
 
-BM_BENCHMARK(fault_before_hang_irqs_off, always_right, .setup = irqs_off_setup)
+BM_BENCHMARK(fault_before_hang_irqs_off, always_right, .setup = irqs_off_setup, .privileged = 1)
 {
 	bm_clobber_memory();
 }
@@ -161,6 +164,22 @@ BM_BENCHMARK(fault_frame_overrun_body, always_right, .max_iters = 1)
 	((volatile uint32_t *)__builtin_dwarf_cfa())[1] = 0x5a5a5a5au;
 }
 
+#if ARCH_USER_ISOLATED
+/* Where benchmark code runs unprivileged, what lies just above its frame is the kit's trampoline
+ * into it (unprivileged too: the two above are ok there), then the kit's frames, which it may not
+ * write: a word 1 KiB above its frame is a trap, named as a write past the top of its frame. */
+static int writes_far_past_frame(void)
+{
+	((volatile uint32_t *)__builtin_dwarf_cfa())[256] = 0x5a5a5a5au;
+	return 0;
+}
+
+BM_BENCHMARK(fault_frame_overrun_far, writes_far_past_frame, .max_iters = 1)
+{
+	bm_clobber_memory();
+}
+#endif
+
 /* A store into the constants: where FLASH (code and read-only data) is writable, the kit's own
  * tables beside this one would be as exposed, and every later figure wrong. Reported as a trap
  * where the board maps FLASH read-only (MMU, PMP, MPU); elsewhere the check sees the change. */
@@ -202,7 +221,7 @@ BM_BENCHMARK(fault_wrong_result, never_right)
 #if ARCH_TEST_HAS_INSTRET_WRITE
 /* A body that zeroes the instruction counter in every batch (a profiler's init may): its insns
  * figure would be the wrap, ~2^64, or 0. It fails; the others keep their figures. */
-BM_BENCHMARK(fault_instret_write, always_right, .max_iters = 1)
+BM_BENCHMARK(fault_instret_write, always_right, .max_iters = 1, .privileged = 1)
 {
 	arch_test_instret_write();
 }
@@ -219,7 +238,7 @@ static int vector_setup(void)
 	return 0;
 }
 
-BM_BENCHMARK(fault_vector_replace, always_right, .setup = vector_setup, .max_iters = 1)
+BM_BENCHMARK(fault_vector_replace, always_right, .setup = vector_setup, .max_iters = 1, .privileged = 1)
 {
 	bm_clobber_memory();
 }
@@ -239,7 +258,7 @@ static void fp_off_teardown(void)
 	arch_test_fp_off();
 }
 
-BM_BENCHMARK(fault_fp_off, always_right, .teardown = fp_off_teardown, .max_iters = 1)
+BM_BENCHMARK(fault_fp_off, always_right, .teardown = fp_off_teardown, .max_iters = 1, .privileged = 1)
 {
 	bm_clobber_memory();
 }
@@ -254,7 +273,7 @@ static void fp_round_teardown(void)
 	arch_test_fp_round_toward_zero();
 }
 
-BM_BENCHMARK(fault_fp_round, always_right, .teardown = fp_round_teardown, .max_iters = 1)
+BM_BENCHMARK(fault_fp_round, always_right, .teardown = fp_round_teardown, .max_iters = 1, .privileged = 1)
 {
 	bm_clobber_memory();
 }
@@ -299,7 +318,7 @@ static void console_off_teardown(void)
 	CONSOLE_OFF(BM_TEST_CONSOLE_OFF);
 }
 
-BM_BENCHMARK(fault_console_off, always_right, .teardown = console_off_teardown, .max_iters = 1)
+BM_BENCHMARK(fault_console_off, always_right, .teardown = console_off_teardown, .max_iters = 1, .privileged = 1)
 {
 	bm_clobber_memory();
 }
@@ -309,7 +328,7 @@ BM_BENCHMARK(fault_console_off, always_right, .teardown = console_off_teardown, 
 /* Firmware that writes the cycle counter, as a profiler's init or an RTOS port may: back to 0 in
  * every batch. It may not print a figure (each would be the wrap, ~2^64), nor move the clock the
  * other benchmarks' ns figures use. */
-BM_BENCHMARK(fault_counter_back, always_right, .max_iters = 1)
+BM_BENCHMARK(fault_counter_back, always_right, .max_iters = 1, .privileged = 1)
 {
 	arch_test_counter_preset(0);
 }
@@ -318,7 +337,7 @@ BM_BENCHMARK(fault_counter_back, always_right, .max_iters = 1)
  * only the timer can tell (fails; the others' figures, ns included, unchanged). */
 static uint64_t counter_jump_to;
 
-BM_BENCHMARK(fault_counter_jump, always_right, .max_iters = 1)
+BM_BENCHMARK(fault_counter_jump, always_right, .max_iters = 1, .privileged = 1)
 {
 	counter_jump_to += 1ull << 40;
 	arch_test_counter_preset(counter_jump_to);

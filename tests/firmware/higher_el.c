@@ -20,10 +20,10 @@ static int hvc_setup(void)
 	return 0;
 }
 
-BM_BENCHMARK(higher_el_hvc, never_right, .setup = hvc_setup)
+BM_BENCHMARK(higher_el_hvc, never_right, .setup = hvc_setup, .privileged = 1)
 {
 }
 
-BM_BENCHMARK(higher_el_smc, never_right, .setup = smc_setup)
+BM_BENCHMARK(higher_el_smc, never_right, .setup = smc_setup, .privileged = 1)
 {
 }

@@ -1,15 +1,16 @@
-/* Self-test images: a benchmark that writes over the kit's own state, three ways, each in an image
- * of its own (SELECT, tests/firmware/CMakeLists.txt): a user's initialised global (in .data)
- * overflowed upward as far as the first words of .bss; the same written below its start, into
- * the kit's .data; and one word of the kit's statistics, between their guard words, changed by a
- * verify after the timed samples. The kit's variables sit behind guard words and its statistics
- * are sealed after the last sample (linker/common.ld, core/bm_guard.c): the run must abort naming
- * the benchmark (status 3), not go on with a changed record counter, clock or figure, and print no
- * result for it. */
+/* Self-test images: a user's global written past its bounds, three ways, each in an image of its
+ * own (SELECT, tests/firmware/CMakeLists.txt): an initialised one (in .data) overflowed upward
+ * to the end of .data, which stays in the user's memory (the kit's lies below it: the run goes
+ * on); the same written below its start, into the kit's high guard; and one word of
+ * the kit's statistics, between their guard words, changed by a verify after the timed samples.
+ * The kit's variables sit behind guard words and its statistics are sealed after the last sample
+ * (linker/common.ld, core/bm_guard.c): the last two must abort the run naming the benchmark
+ * (status 3), not go on with a changed record counter, clock or figure, and print no result for
+ * it. */
 #include "bm/bench.h"
 #include "bm/stats.h"
 
-extern uint8_t __bss_start[], __bss_end[];
+extern uint8_t __data_end[], __kit_bss_start[], __kit_bss_end[];
 
 static uint8_t table[64] = {1};
 
@@ -26,14 +27,16 @@ BM_BENCHMARK(a_fine_one, right)
 
 BM_BENCHMARK(b_overflows_its_table, right, .max_iters = 1)
 {
-	/* table's 64 bytes, then on past its end: whatever lies between, then .bss's first word */
-	for (volatile uint8_t *p = table; p < __bss_start + 8; p++)
+	/* table's 64 bytes, then on past its end to the end of .data: the user's memory, away from the
+	 * kit's below it */
+	for (volatile uint8_t *p = table; p < __data_end; p++)
 		*p = 0x5a;
 }
 
 BM_BENCHMARK(c_underflows_its_table, right, .max_iters = 1)
 {
-	/* below table's start, word by word, into the .data placed before it */
+	/* below table's start (the user region's first variable), word by word, into the kit's memory
+	 * below it */
 	uintptr_t at = (uintptr_t)table + bm_seed(0); /* (bm_seed(0) is 0: no bound the compiler knows) */
 	for (unsigned k = 1; k <= 8; k++) /* 32 bytes: the band's length */
 		*(volatile uint32_t *)(at - 4 * k) = 0x5a5a5a5au;
@@ -48,7 +51,8 @@ static int poke_stats(void)
 	/* head, the statistics at their alignment, tail (core/include/bm/harness_internal.h) */
 	const size_t al = _Alignof(struct bm_stats), at = (sizeof(uintptr_t) + al - 1) / al * al;
 	const uintptr_t g = (uintptr_t)0x6b69745f67756172ull, gap = (at + sizeof(struct bm_stats)) / sizeof(uintptr_t);
-	for (volatile uintptr_t *w = (volatile uintptr_t *)(uintptr_t)__bss_start; w + gap < (volatile uintptr_t *)(uintptr_t)__bss_end; w++)
+	for (volatile uintptr_t *w = (volatile uintptr_t *)(uintptr_t)__kit_bss_start;
+	     w + gap < (volatile uintptr_t *)(uintptr_t)__kit_bss_end; w++)
 		if (w[0] == g && w[gap] == g) {
 			w[gap / 2] ^= 1;
 			break;

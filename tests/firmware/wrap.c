@@ -10,7 +10,7 @@ static int preset_near_wrap(void)
 	return 0;
 }
 
-BM_BENCHMARK(wrap_known_loop, preset_near_wrap, .max_iters = 1, .expect_insns = ARCH_KNOWN_LOOP_INSNS)
+BM_BENCHMARK(wrap_known_loop, preset_near_wrap, .max_iters = 1, .expect_insns = ARCH_KNOWN_LOOP_INSNS, .privileged = 1)
 {
 	arch_known_loop();
 }

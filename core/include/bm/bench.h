@@ -35,6 +35,10 @@ struct bm_bench {
 	/** Optional: this benchmark's time budget in ms, setup to teardown (0 = the run's default,
 	 *  BM_BENCH_TIMEOUT_MS); past it the watchdog ends it with status "timeout". */
 	uint32_t timeout_ms;
+	/** Optional: 1 = runs privileged, as the kit does (it programs a device, a CSR), where the
+	 *  arch runs benchmark code unprivileged (ARCH_USER_ISOLATED); the checks after every
+	 *  benchmark (bm/port.h, arch_state_restore) still apply. */
+	uint8_t privileged;
 	/** Set by BM_BENCHMARK: the bytes its BM_SCRATCH declares (NULL: none declared). */
 	const size_t *scratch_bytes;
 };

@@ -103,9 +103,38 @@ int bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const stru
 /* A call into the benchmark's own code under a painted band (bm_band.c): a batch of `iters`
  * into *d, or its setup, verify or teardown (their result returned, and their cycles added to
  * *user_cycles when given). A write into the band ends the benchmark as a trap. */
-enum bm_user_fn { BM_USER_BATCH, BM_USER_SETUP, BM_USER_VERIFY, BM_USER_TEARDOWN };
+enum bm_user_fn { BM_USER_BATCH, BM_USER_SETUP, BM_USER_VERIFY, BM_USER_TEARDOWN, BM_USER_SAMPLES };
 int bm_band_call(const struct bm_bench *b, enum bm_user_fn which, uint32_t iters, struct bm_delta *d,
                  uint64_t *user_cycles);
+
+/* Where the arch runs benchmark code with the kit's memory out of its reach (ARCH_USER_ISOLATED,
+ * bm/port.h), a call into it carries what it needs in a job the kit places just above the
+ * benchmark's stack (the only memory of the kit's frames it may write); timed samples come back in
+ * chunks of up to BM_USER_CHUNK runs of equal readings (a deterministic benchmark's 1,000 samples
+ * in one), each with a check word, so that the kit's own state is written only by the kit,
+ * between chunks, and a call is made per chunk, not per sample. */
+#define BM_USER_CHUNK 8u
+struct bm_user_sample {
+	struct bm_delta d;        /* the batches' reading */
+	uint64_t count;           /* how many batches in a row read it (>= 1) */
+	uint64_t check;           /* bm_user_check of the above: a stray write into any word shows */
+};
+struct bm_user_job {
+	uint32_t which;           /* enum bm_user_fn */
+	uint32_t iters;           /* the batch size */
+	uint32_t n;               /* BM_USER_SAMPLES: at most this many batches; on return, how many runs */
+	struct bm_user_sample s[BM_USER_CHUNK];
+};
+static inline uint64_t bm_user_check(const struct bm_user_sample *s, uint32_t k)
+{
+	return ~(s->d.cycles ^ s->d.instret ^ s->count ^ k);
+}
+/* Runs j (for b) as the benchmark's code: setup/verify/teardown's result, or BM_USER_SAMPLES's
+ * count of batches taken (their readings in j->s, j->n runs of them). */
+uintptr_t bm_user_run(const struct bm_bench *b, struct bm_user_job *j);
+/* Where benchmark code runs unprivileged: the reason for a fault of a write past the top of its
+ * frames (into the kit's, above what bm_user_run let it write), or NULL. */
+const char *bm_band_fault(const struct bm_fault *f);
 /* Rolling-CV test used by the warm-up: 1 when stddev/mean of w[0..n) <= cv_ppm. */
 int bm_window_settled(const uint64_t *w, unsigned n, uint32_t cv_ppm);
 

@@ -43,6 +43,33 @@ struct bm_record;
 #error "arch/arch.h must define ARCH_HAS_CLZ64 to 0 or 1 (see bm/port.h)"
 #endif
 
+/* Benchmark code out of the kit's reach (optional; arch/arch.h):
+ *   ARCH_USER_ISOLATED  1 when the arch runs benchmark code unprivileged, with the kit's memory
+ *       ([__kit_start, __kit_end), linker/common.ld), its trap vectors and its counter set-up
+ *       out of reach; then also:
+ *   uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1,
+ *                            void *top);
+ *       Runs fn(a0, a1) unprivileged on the main stack from just below `a1`, where it may write
+ *       [the stack's bottom, top) and the user region (from __user_start), and returns fn's
+ *       result. A fault in it is a fault like any other (bm_fault_take).
+ *   uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b);
+ *       From such code, or from the kit: core's bm_kit_service(service, a, b), run privileged.
+ * Without ARCH_USER_ISOLATED (or 0) benchmark code runs as the kit does, and core detects what it
+ * can (guard words, the checks after every benchmark). */
+#ifndef ARCH_USER_ISOLATED
+#define ARCH_USER_ISOLATED 0
+static inline uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1, void *top)
+{
+	(void)top;
+	return fn(a0, a1);
+}
+uintptr_t bm_kit_service(unsigned service, uintptr_t a, uintptr_t b);
+static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b)
+{
+	return bm_kit_service(service, a, b);
+}
+#endif
+
 /* ==== Shared types ========================================================================== */
 
 /* A fact for the meta record: lowercase [a-z0-9_] key, value printed as a JSON string. Arrays of
@@ -109,6 +136,26 @@ const struct arch_info *arch_get_info(void);
  *  before anything else (the kit's own code may use its registers). */
 void arch_state_save(void);
 const char *arch_state_restore(void);
+/* What the kit recorded of its set-up lies in its memory too: an arch keeps it with a sealed copy
+ * (bm_state_seal) and, when the two no longer agree (a benchmark wrote over them), restores
+ * nothing and returns bm_state_lost: core then ends the run as for any write over the kit's
+ * state. */
+extern const char bm_state_lost[];
+static inline void bm_state_seal(const void *state, void *copy, size_t bytes)
+{
+	const volatile uint8_t *s = (const volatile uint8_t *)state;
+	volatile uint8_t *c = (volatile uint8_t *)copy;
+	for (size_t i = 0; i < bytes; i++)
+		c[i] = (uint8_t)~s[i];
+}
+static inline int bm_state_intact(const void *state, const void *copy, size_t bytes)
+{
+	const volatile uint8_t *s = (const volatile uint8_t *)state, *c = (const volatile uint8_t *)copy;
+	uint8_t x = 0;
+	for (size_t i = 0; i < bytes; i++)
+		x |= (uint8_t)(s[i] ^ (uint8_t)~c[i]);
+	return x == 0;
+}
 /* Bare-metal arches also provide the entry `_start` (stack, trap vector, then bm_crt_start())
  * and a trap handler. For every exception or interrupt it cannot resume from it fills a
  * struct bm_fault (below) and calls bm_fault_take(): when that returns 1 a benchmark was running,
@@ -251,6 +298,13 @@ void bm_rt_stack(struct bm_stack *s);
  *   - bm/harness.h: a hosted runtime's main() (bm_config_defaults, bm_run, bm_bench_next);
  *   - void bm_crt_start(void) (core/crt/bm_crt.c): where a bare-metal start-up jumps, with a
  *     stack and a trap vector; it initialises memory and runs the kit, and never returns. */
+
+/* The kit's services to benchmark code (arch_kit_call, above): the arch's handler of the call
+ * runs bm_kit_service privileged and hands its result back. */
+enum bm_kit_service_id {
+	BM_KIT_SCRATCH_ALLOC = 1, /* a: bytes, b: alignment; returns the address or 0 (bm_scratch_alloc) */
+};
+uintptr_t bm_kit_service(unsigned service, uintptr_t a, uintptr_t b);
 
 /* A fault the arch's trap handler hands to core (see arch_init above). */
 enum bm_fault_kind {

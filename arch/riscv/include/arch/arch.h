@@ -103,6 +103,21 @@ static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap
 }
 #endif
 
+/* Benchmark code runs in U-mode (bm/port.h, ARCH_USER_ISOLATED; usermode.S), where it reads the
+ * counters (mcounteren) and nothing of the kit's memory (PMP); it asks the kit with an ecall. */
+#include "arch/ecall.h"
+#define ARCH_USER_ISOLATED 1
+uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1, void *top);
+static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b)
+{
+	register uintptr_t r0 __asm__("a0") = service;
+	register uintptr_t r1 __asm__("a1") = a;
+	register uintptr_t r2 __asm__("a2") = b;
+	register uintptr_t r7 __asm__("a7") = ARCH_ECALL_KIT;
+	__asm__ volatile("ecall" : "+r"(r0) : "r"(r1), "r"(r2), "r"(r7) : "memory");
+	return r0;
+}
+
 /* li + 1000 x (addi, bnez): exactly 2001 instructions retired. */
 #define ARCH_KNOWN_LOOP_INSNS 2001u
 static inline __attribute__((always_inline)) void arch_known_loop(void)

@@ -98,6 +98,12 @@ ARCH_CSR_ACCESSORS(pmpaddr0)
 ARCH_CSR_ACCESSORS(pmpaddr1)
 ARCH_CSR_ACCESSORS(pmpaddr2)
 ARCH_CSR_ACCESSORS(pmpaddr3)
+ARCH_CSR_ACCESSORS(pmpaddr4)
+ARCH_CSR_ACCESSORS(pmpaddr5)
+ARCH_CSR_ACCESSORS(pmpaddr6)
+#if __riscv_xlen == 32
+ARCH_CSR_ACCESSORS(pmpcfg1) /* (entries 4-7 on RV32; RV64's pmpcfg0 holds 0-7) */
+#endif
 
 static inline unsigned long arch_mvendorid_read(void)
 {
