@@ -39,6 +39,8 @@ void bm_record_meta(const struct bm_run_info *run, int hist)
 	bm_rec_u64(&r, "overhead_instret", run->oh.instret);
 	bm_rec_u64(&r, "batch_loop_cycles", run->oh.loop_cycles);
 	bm_rec_u64(&r, "batch_loop_instret", run->oh.loop_instret);
+	if (run->tick_insns)
+		bm_rec_u64(&r, "tick_insns", run->tick_insns);
 	bm_rec_str(&r, "libc", bm_libc_name);
 	bm_rec_str(&r, "compiler", "GCC " __VERSION__);
 	bm_rec_str(&r, "cflags", bm_build_info.cflags);

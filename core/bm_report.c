@@ -117,6 +117,11 @@ static void print_header(const struct bm_run_info *run)
 	bm_out_char('\n');
 	bm_out_padded("cycles", LABEL_WIDTH, 0);
 	bm_out_str(ai->cycle_counter);
+	if (run->tick_insns) {
+		bm_out_str("; one tick = ");
+		bm_out_u64(run->tick_insns);
+		bm_out_str(" instructions under -icount (its resolution)");
+	}
 	bm_out_char('\n');
 	out_line("instructions", ai->instret_counter ? ai->instret_counter : "not counted on this core");
 	bm_out_padded("timer", LABEL_WIDTH, 0);

@@ -122,6 +122,7 @@ static int prepare(const struct bm_config *cfg, struct bm_config *eff, struct bm
 		return BM_EXIT_CONFIG;
 	}
 	bm_measure_overhead(&run->oh);
+	run->tick_insns = bm_clock_tick_insns(run->ai);
 	if (cfg->min_batch_ns) /* a batch size in time needs the clock before the first benchmark */
 		bm_clock_spin(&run->clk, 1);
 	/* The batch target: the largest of the configured cycles, the time asked for, and the

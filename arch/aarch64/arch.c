@@ -9,9 +9,8 @@
 #include "bm/out.h"
 #include "bm/port.h"
 
-/* Read by arch_snap_begin/end: 0 = PMCCNTR_EL0, 1 = CNTVCT_EL0. Not static: the snapshot asm
- * names it. */
-uint32_t arch_cycle_source;
+/* 0 = PMCCNTR_EL0, 1 = CNTVCT_EL0; arch_snap_begin/end read it as TPIDRRO_EL0's ARCH_SNAP_CNTVCT. */
+static uint32_t arch_cycle_source;
 
 /* Set while the handler reports a fault, so a fault in the report stops instead of looping. A
  * magic value, not 1: a benchmark that wrote over .bss must not make every later fault look
@@ -23,12 +22,15 @@ static volatile uint32_t in_trap;
 extern char arch_semihost_hlt[];
 /* Back to the harness's recovery point from the handler (vectors.S). */
 __attribute__((noreturn)) void arch_recover_el1(void);
+/* Back to the kit after arch_user_call from the handler, returning `result` (usermode.S). */
+__attribute__((noreturn)) void arch_user_resume(uintptr_t result);
 
 /* The vectors' kind (vectors.S: the vector index): bits 1:0 the type, bits 3:2 the source. */
 #define KIND_TYPE(kind) ((kind) & 3)
 #define KIND_SOURCE(kind) (((kind) >> 2) & 3)
 #define KIND_SYNC 0
 #define KIND_IRQ 1
+#define SOURCE_LOWER 2 /* from EL0 (benchmark code, usermode.S) */
 
 static const char *ec_name(unsigned ec)
 {
@@ -104,15 +106,30 @@ static const char *cause_of(uint64_t kind, unsigned ec, uint64_t esr, uint64_t f
 	return cause_buf;
 }
 
-/* Called from the vectors (vectors.S) with the vector index and the interrupted SP_EL0. Returns
- * the address to resume at (a probe); continues in the harness (recovery) or ends the run. */
-uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far, uint64_t sp, uint64_t cpacr);
-uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far, uint64_t sp, uint64_t cpacr)
+/* Called from the vectors (vectors.S) with the vector index, the interrupted SP_EL0 and the saved
+ * registers (x0 first: an SVC's arguments and result). Returns the address to resume at (a probe,
+ * an SVC); continues in the harness (recovery) or ends the run. */
+uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far, uint64_t sp, uint64_t cpacr,
+                   uint64_t *frame);
+uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far, uint64_t sp, uint64_t cpacr,
+                   uint64_t *frame)
 {
 	unsigned ec = (unsigned)ESR_EC(esr);
 	int sync = KIND_TYPE(kind) == KIND_SYNC;
-	uint64_t from_el = arch_sysreg_read(tpidrro_el0); /* 2 or 3: forwarded (vectors.S) */
-	arch_sysreg_write(tpidrro_el0, 0);
+	uint64_t tpidrro = arch_sysreg_read(tpidrro_el0);
+	uint64_t from_el = tpidrro & 3; /* 2 or 3: forwarded (vectors.S) */
+	arch_sysreg_write(tpidrro_el0, tpidrro & ~3ull);
+
+	/* Benchmark code asking the kit (from EL0, or the kit itself at EL1), or done (usermode.S).
+	 * An SVC's return address is the next instruction. */
+	if (sync && ec == ESR_EC_SVC64 && !from_el && (KIND_SOURCE(kind) == SOURCE_LOWER || KIND_SOURCE(kind) == 0)) {
+		if (ESR_ISS_IMM16(esr) == ARCH_SVC_KIT) {
+			frame[0] = bm_kit_service((unsigned)frame[0], frame[1], frame[2]);
+			return elr;
+		}
+		if (ESR_ISS_IMM16(esr) == ARCH_SVC_RETURN && KIND_SOURCE(kind) == SOURCE_LOWER)
+			arch_user_resume(frame[0]);
+	}
 
 	/* A probe (BM_PROBE) of a register a hypervisor may hide: skip the 4-byte instruction. */
 	if (sync && (ec == ESR_EC_UNKNOWN || ec == ESR_EC_SYSREG) && bm_probe_fault())
@@ -179,7 +196,7 @@ struct bm_timer arch_generic_timer = {
 	.read = generic_timer_read,
 };
 
-static struct bm_kv facts[13]; /* the last stays {0, 0} */
+static struct bm_kv facts[14]; /* the last stays {0, 0} */
 static struct arch_info info = {
 	.isa = "armv8-a (AArch64)",
 	.cycle_counter = "PMCCNTR_EL0",
@@ -244,8 +261,11 @@ static void pmu_init(void)
 	arch_sysreg_write(pmevtyper0_el0, inst_impl ? PMU_EVENT_INST_RETIRED : 0);
 	/* Enabled, event and cycle counters reset, a 64-bit cycle counter; the read-only fields kept. */
 	arch_sysreg_write(pmcr_el0, (pmcr & ~PMCR_CONTROL) | PMCR_LC | PMCR_C | PMCR_P | PMCR_E);
-	/* EL0 may read the cycle and event counters too (software at EL0, if any). */
+	/* EL0 (benchmark code) takes the snapshots: it reads the counters, and zeroes event counter
+	 * 0 (EN; what else it could change there, the checks after each benchmark see). It reads
+	 * CNTVCT_EL0, but not the virtual timer that is the watchdog (CNTKCTL_EL1.EL0VTEN clear). */
 	arch_sysreg_write(pmuserenr_el0, PMUSERENR_EN | PMUSERENR_CR | PMUSERENR_ER);
+	arch_sysreg_write(cntkctl_el1, CNTKCTL_EL0VCTEN);
 	arch_sysreg_write(pmcntenset_el0, PMCNTEN_C | (inst_impl ? PMCNTEN_P0 : 0u));
 	arch_isb(); /* the enables take effect before the first reading */
 
@@ -286,6 +306,8 @@ static void pmu_init(void)
 	info.cycle_unit = "cntvct_ticks";
 	info.cycle_counter = "CNTVCT_EL0 (fallback forced by ARCH_AARCH64_FORCE_CNTVCT)";
 #endif
+	if (arch_cycle_source)
+		arch_sysreg_write(tpidrro_el0, arch_sysreg_read(tpidrro_el0) | ARCH_SNAP_CNTVCT);
 	info.instret_counter = ins_ok ? "PMEVCNTR0_EL0 (event 0x08 INST_RETIRED)" : 0;
 	/* Under -icount PMCCNTR_EL0 counts what INST_RETIRED does (CNTVCT_EL0 does not). */
 	info.icount_cycles_are_insns = arch_cycle_source == 0;
@@ -298,7 +320,8 @@ void arch_init(void)
 	uint64_t midr = arch_sysreg_read(midr_el1);
 
 	/* First thing: until the MMU is on, a real core treats all data as Device memory. */
-	int mmu_ok = arch_mmu_enable() == 0;
+	int el0_isolated = 0;
+	int mmu_ok = arch_mmu_enable(&el0_isolated) == 0;
 
 	char *p = bm_append_str(cpu_buf, core_name(midr));
 	p = bm_append_str(p, " (MIDR_EL1 ");
@@ -312,6 +335,10 @@ void arch_init(void)
 	                       : "off (board memory map not 2 MiB aligned)");
 	add_fact("caches", mmu_ok ? "I+D on (SCTLR_EL1.C/I)" : "off");
 	add_fact("fp_simd", "on (CPACR_EL1.FPEN)");
+	add_fact("benchmarks", mmu_ok && el0_isolated
+	                           ? "EL0: the kit's memory, vectors, watchdog and devices out of reach (page tables); "
+	                             "the main stack, with the kit's frames above theirs, is writable"
+	                           : "EL0, not isolated (no MMU, or the image's layout is not page-aligned)");
 	pmu_init();
 }
 

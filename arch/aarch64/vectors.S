@@ -1,13 +1,14 @@
 /* AArch64 exception vectors.
  * - EL1 (arch_vectors): 16 entries of 0x80 bytes (4 sources x sync/IRQ/FIQ/SError). Every entry
  *   saves the caller-saved registers on the trap stack (SP_EL1, see start.S), turns FP/SIMD on,
- *   and calls arch_trap(kind, esr, elr, far, sp_el0, cpacr as found), which continues in the harness (trap recovery, through
+ *   and calls arch_trap(kind, esr, elr, far, sp_el0, cpacr as found, the saved registers), which continues in the harness (trap recovery, through
  *   arch_recover_el1 below), ends the run, or, while probing an optional register, returns the
  *   address to resume at. kind = vector index 0..15.
  * - EL2 and EL3 (arch_vectors_el2/_el3): installed before the drop to EL1, so that a fault in the
  *   drop itself, or anything the kit does that traps to a higher EL (an SMC, an HVC, a trapped
  *   register), is reported like any other: the exception is forwarded to the EL1 handler with its
- *   syndrome, return address and fault address, and TPIDRRO_EL0 saying where it was taken. */
+ *   syndrome, return address and fault address, and TPIDRRO_EL0's bits 1:0 saying where it was
+ *   taken. */
 #define FRAME (22 * 8)
 
 .macro ventry kind
@@ -30,7 +31,7 @@ arch_vectors:
 	ventry 5
 	ventry 6
 	ventry 7
-	ventry 8    /* lower EL, AArch64 (unused: nothing runs at EL0) */
+	ventry 8    /* lower EL, AArch64: benchmark code at EL0 (usermode.S) */
 	ventry 9
 	ventry 10
 	ventry 11
@@ -60,6 +61,7 @@ arch_exception_common:
 	orr x6, x5, #(3 << 20)
 	msr cpacr_el1, x6
 	isb
+	mov x6, sp             /* the saved registers: an SVC's arguments and result */
 	bl arch_trap
 	msr elr_el1, x0
 	ldp x0, x1, [sp, #0]
@@ -108,7 +110,9 @@ arch_recover_el1:
 	msr spsr_el1, x0
 	mrs x0, far_el\el
 	msr far_el1, x0
-	mov x0, #\el
+	mrs x0, tpidrro_el0
+	bic x0, x0, #3
+	orr x0, x0, #\el      /* (its other bits are the snapshot's: arch/arch.h) */
 	msr tpidrro_el0, x0
 	mrs x0, vbar_el1
 	msr elr_el\el, x0

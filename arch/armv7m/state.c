@@ -25,7 +25,7 @@ static const struct reg regs[] = {
 	{CHANGED("the MPU's control (MPU_CTRL)"), MPU_CTRL, 0xffffffffu},
 #endif
 #if defined(__ARM_FP)
-	{CHANGED("the FPU's enable (CPACR)"), SCB_CPACR, 0xf00000u},
+	{CHANGED("the FPU's enable (CPACR)"), SCB_CPACR, CPACR_FP_FULL},
 #endif
 };
 #define N_REGS (sizeof regs / sizeof regs[0])

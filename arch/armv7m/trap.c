@@ -158,6 +158,15 @@ static __attribute__((noinline)) uint32_t other_exception(uint32_t exc, uint32_t
 		halt_forever();
 
 	f.cause = describe(exc, cfsr, hfsr, fr);
+#if MAINLINE && defined(__ARM_FP)
+	/* The FPU turned off (CPACR) by a benchmark, then an FP instruction: the benchmark's, or the
+	 * kit's own (hard-float code). On again first, so the recovery and the report can run. */
+	if ((cfsr & CFSR_NOCP) && (REG(SCB_CPACR) & CPACR_FP_FULL) != CPACR_FP_FULL) {
+		REG(SCB_CPACR) |= CPACR_FP_FULL;
+		__asm__ volatile("dsb\n\tisb" : : : "memory");
+		f.cause = "FP instruction with the FPU turned off (CPACR CP10/CP11): the kit turned it back on";
+	}
+#endif
 	f.pc = fr ? fr->pc : 0;
 #if !MAINLINE
 	if (exc == EXC_HARDFAULT && fr && regs)

@@ -354,3 +354,21 @@ def test_name_starting_with_a_digit_says_so(write):
     p = bm("check", write("esc.log", esc))
     assert p.returncode == 1 and "(not '\\x1b' '[' '\\u202e')" in p.stdout, p.stdout
     assert '"a\\x1b[2J\\u202eb"' in p.stdout and "\x1b" not in p.stdout and "\u202e" not in p.stdout
+
+
+def _edit_meta(lines, edit):
+    i = next(k for k, l in enumerate(lines) if l.startswith('{"type":"meta"'))
+    return lines[:i] + [corpus.resign(lines[i], edit)] + lines[i + 1:]
+
+
+@pytest.mark.parametrize("built_for,unit,ok", [("qemu-icount", "systick_ticks", True), ("hardware", "systick_ticks", False),
+                                               ("qemu-icount", "cycles", False)])
+def test_tick_insns_only_where_a_tick_is_a_count_of_instructions(built_for, unit, ok):
+    """meta tick_insns (core/bm_clock.c: one counter step in instructions under -icount) is a
+    figure only a qemu-icount build of a counter slower than the core can state."""
+    lines = corpus.realistic14(hist=False)
+    msgs = _problems(_edit_meta(lines, lambda d: d.update(built_for=built_for, cycle_unit=unit, tick_insns=40)))
+    tick = [m for m in msgs if "tick_insns" in m]
+    assert (tick == []) if ok else (len(tick) == 1 and "tick_insns = 40" in tick[0]), msgs
+    zero = _problems(_edit_meta(lines, lambda d: d.update(built_for="qemu-icount", cycle_unit=unit, tick_insns=0)))
+    assert any("tick_insns" in m for m in zero), zero

@@ -210,6 +210,10 @@ def check_meta(d: dict) -> list:
               "benchmarks", "stats_bytes"):
         f.int(k)
     f.int("samples", lo=1)
+    tick = f.int("tick_insns", lo=1, required=False)
+    if tick is not None and (d.get("built_for") != "qemu-icount" or d.get("cycle_unit") == "cycles"):
+        f.bad("tick_insns", f"= {tick}: a counter's resolution in instructions is stated only by a qemu-icount "
+                            f"build whose counter is not the core clock (cycle_unit {show(d.get('cycle_unit'))})")
     f.bool("hist")
     _order(f, [("overhead_cycles", f.int("overhead_cycles")),
                ("overhead_cycles_max", f.int("overhead_cycles_max"))])

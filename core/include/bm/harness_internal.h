@@ -218,6 +218,8 @@ struct bm_run_info {
 	const struct arch_info *ai;
 	struct bm_overhead oh;
 	struct bm_clock clk;
+	uint32_t tick_insns; /* under -icount, instructions per step of a counter slower than the
+	                      * core (SysTick, a timer): its resolution; 0 where that does not apply */
 	unsigned n;          /* benchmarks selected */
 	unsigned name_width; /* longest selected name (the table's first column) */
 };
@@ -250,6 +252,8 @@ void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int 
 
 /* The records themselves (bm_records.c). A result record is left open for the board's keys
  * (bm_port_bench_end); the caller ends it. */
+/* The cycle counter's resolution in instructions under -icount (bm_run_info.tick_insns). */
+uint32_t bm_clock_tick_insns(const struct arch_info *ai);
 void bm_record_meta(const struct bm_run_info *run, int hist);
 void bm_record_start(const struct bm_run_info *run, const struct bm_bench *b, unsigned index);
 struct bm_record;

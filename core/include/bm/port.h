@@ -54,8 +54,14 @@ struct bm_record;
  *       result. A fault in it is a fault like any other (bm_fault_take).
  *   uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b);
  *       From such code, or from the kit: core's bm_kit_service(service, a, b), run privileged.
+ *   ARCH_USER_STACK_BOUNDED  1 when what it may write of the stack ends at `top` (the kit's frames
+ *       above are out of reach too); 0 when only the kit's variables are (AArch64: 4 KiB pages
+ *       cannot follow the stack; the kit's guard band above the job still sees a contiguous run).
  * Without ARCH_USER_ISOLATED (or 0) benchmark code runs as the kit does, and core detects what it
  * can (guard words, the checks after every benchmark). */
+#ifndef ARCH_USER_STACK_BOUNDED
+#define ARCH_USER_STACK_BOUNDED 0
+#endif
 #ifndef ARCH_USER_ISOLATED
 #define ARCH_USER_ISOLATED 0
 static inline uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1, void *top)

@@ -47,6 +47,7 @@
 #define ESR_EC_WATCHPT 0x35u
 #define ESR_EC_BRK64 0x3cu
 #define ESR_ISS_WNR (1u << 6)
+#define ESR_ISS_IMM16(esr) ((unsigned)(esr) & 0xffffu) /* an SVC's immediate */
 #define ESR_FSC(esr) ((esr) & 0x3fu)
 #define ESR_FSC_TYPE(fsc) ((fsc) & 0x3cu) /* the kind; the low 2 bits are the level */
 #define ESR_FSC_ADDR_SIZE 0x00u
@@ -79,6 +80,7 @@
 #define PMUSERENR_EN (1u << 0)
 #define PMUSERENR_CR (1u << 2)
 #define PMUSERENR_ER (1u << 3)
+#define CNTKCTL_EL0VCTEN (1u << 1) /* CNTKCTL_EL1: EL0 may read CNTVCT_EL0 */
 #define PMCNTEN_P0 (1u << 0)
 #define PMCNTEN_C (1u << 31)
 #define PMU_ALL_COUNTERS 0xffffffffu /* every counter's bit, in PMCNTENCLR, PMINTENCLR, PMOVSCLR */

@@ -20,9 +20,12 @@ static inline uint64_t arch_cntfrq_hz(void)
 	return arch_sysreg_read(cntfrq_el0) & 0xffffffffu;
 }
 
-/* Which counter arch_snap_* report as cycles: 0 = PMCCNTR_EL0, 1 = CNTVCT_EL0 (fallback).
- * Written once by arch_init(), read inside the snapshot asm (below). */
-extern uint32_t arch_cycle_source;
+/* Which counter arch_snap_* report as cycles: PMCCNTR_EL0, or CNTVCT_EL0 (the fallback) when
+ * TPIDRRO_EL0 has this bit. Set once by arch_init(); read inside the snapshot asm (below) from a
+ * register benchmark code at EL0 may read but not write, rather than from the kit's memory, which
+ * it may not read either (ARCH_USER_ISOLATED). Bits 1:0 belong to the trap vectors (vectors.S). */
+#define ARCH_SNAP_CNTVCT 0x100u
+#define ARCH_SNAP_CNTVCT_IMM "#0x100" /* the same, for the asm */
 
 struct arch_snap {
 	uint64_t cycles;
@@ -34,7 +37,7 @@ struct arch_snap {
  * RISC-V arch.h). Choosing the cycle source at run time must not add a branch the compiler could
  * lay out differently per benchmark, so both counters are read every time and a CSEL keeps one:
  * a fixed sequence, whose constant cost the harness measures at boot and subtracts. The selector
- * is loaded inside the asm too (adrp/ldr of a symbol: the image is linked where it runs).
+ * is read inside the asm too (TPIDRRO_EL0, see ARCH_SNAP_CNTVCT).
  *
  * Instructions: PMU event counters are 32 bits on ARMv8.0 (4.3 s at 1 GHz), and a wrap between
  * two 64-bit-extended readings would make a huge delta. So arch_snap_begin ZEROES event counter 0
@@ -48,14 +51,13 @@ struct arch_snap {
 static inline __attribute__((always_inline)) void arch_snap_begin(struct arch_snap *s)
 {
 	uint64_t sel, vct, cyc;
-	__asm__ volatile("adrp %[sel], arch_cycle_source\n\t"
-	                 "ldr %w[sel], [%[sel], #:lo12:arch_cycle_source]\n\t"
+	__asm__ volatile("mrs %[sel], tpidrro_el0\n\t"
 	                 "msr pmevcntr0_el0, xzr\n\t"
 	                 "isb\n\t"
 	                 "mrs %[vct], cntvct_el0\n\t"
 	                 "mrs %[cyc], pmccntr_el0\n\t"
 	                 "isb\n\t"
-	                 "cmp %w[sel], #0\n\t"
+	                 "tst %[sel], " ARCH_SNAP_CNTVCT_IMM "\n\t"
 	                 "csel %[cyc], %[cyc], %[vct], eq\n\t"
 	                 "str xzr, %[mi]\n\t"
 	                 "str %[cyc], %[mc]\n\t"
@@ -71,9 +73,8 @@ static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap
 	                 "mrs %[cyc], pmccntr_el0\n\t"
 	                 "mrs %[vct], cntvct_el0\n\t"
 	                 "mrs %[ins], pmevcntr0_el0\n\t"
-	                 "adrp %[sel], arch_cycle_source\n\t"
-	                 "ldr %w[sel], [%[sel], #:lo12:arch_cycle_source]\n\t"
-	                 "cmp %w[sel], #0\n\t"
+	                 "mrs %[sel], tpidrro_el0\n\t"
+	                 "tst %[sel], " ARCH_SNAP_CNTVCT_IMM "\n\t"
 	                 "csel %[cyc], %[cyc], %[vct], eq\n\t"
 	                 "str %[cyc], %[mc]\n\t"
 	                 "str %[ins], %[mi]\n\t"
@@ -81,6 +82,26 @@ static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap
 	                   [vct] "=&r"(vct), [cyc] "=&r"(cyc), [ins] "=&r"(ins)
 	                 :
 	                 : "cc");
+}
+
+/* Benchmark code runs at EL0 (bm/port.h, ARCH_USER_ISOLATED; usermode.S), where it reads the
+ * counters (PMUSERENR_EL0, CNTKCTL_EL1) and, where the page tables can say so (arch facts,
+ * "benchmarks"), nothing of the kit's memory; it asks the kit with an SVC. The kit's handler runs C
+ * that may use the FP/SIMD registers the AAPCS64 lets a callee change: the call says so. */
+#include "arch/svc.h"
+#define ARCH_USER_ISOLATED 1
+uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1, void *top);
+static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b)
+{
+	register uintptr_t r0 __asm__("x0") = service;
+	register uintptr_t r1 __asm__("x1") = a;
+	register uintptr_t r2 __asm__("x2") = b;
+	__asm__ volatile("svc #%c[n]"
+	                 : "+r"(r0)
+	                 : "r"(r1), "r"(r2), [n] "i"(ARCH_SVC_KIT)
+	                 : "memory", "cc", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v16", "v17", "v18", "v19",
+	                   "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
+	return r0;
 }
 
 #endif /* ARCH_AARCH64_ARCH_H */

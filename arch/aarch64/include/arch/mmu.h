@@ -12,7 +12,8 @@
 #define DESC_BLOCK 1ull
 #define DESC_PAGE 3ull
 #define DESC_ATTR(i) ((uint64_t)(i) << 2) /* the MAIR_EL1 attribute index */
-#define DESC_RO (1ull << 7)    /* AP[2]: read-only at EL1 */
+#define DESC_EL0 (1ull << 6)   /* AP[1]: EL0 may access it too (AP[2] says whether it may write) */
+#define DESC_RO (1ull << 7)    /* AP[2]: read-only (at EL1, and at EL0 where EL0 may access it) */
 #define DESC_SH_INNER (3ull << 8)
 #define DESC_AF (1ull << 10)   /* access flag set: no access-flag faults (no hardware AF on v8.0) */
 #define DESC_PXN (1ull << 53)
@@ -39,7 +40,9 @@
 
 /* Builds the tables from board_desc.mem_map and turns on the MMU and the I/D caches
  * (SCTLR_EL1.M/C/I). Returns 0, or -1 when the board has no map, or a region is not 2 MiB
- * aligned or lies above 4 GiB (the MMU stays off). */
-int arch_mmu_enable(void);
+ * aligned or lies above 4 GiB (the MMU stays off). *el0_isolated is 1 when EL0 (benchmark code)
+ * may read and run FLASH and write only the main stack and the user region, 0 when every RAM
+ * page is open to it (the image's layout is not page-aligned, or too large for the page tables). */
+int arch_mmu_enable(int *el0_isolated);
 
 #endif /* ARCH_AARCH64_MMU_H */

@@ -67,6 +67,7 @@
 #define ID_PFR1_SECURITY(v) (((v) >> 4) & 0xfu) /* ARMv8-M: nonzero with the Security Extension */
 #define SCB_CLIDR 0xE000ED78u       /* cache levels; 0 where the core has (or QEMU models) none */
 #define SCB_CPACR 0xE000ED88u       /* CP10/CP11 (the FPU, and MVE): bits 23:20 */
+#define CPACR_FP_FULL (0xfu << 20)  /* CP10 and CP11 full access: the FPU on */
 /* ARMv8-M with the Security Extension: the SCS's Non-secure alias, which only Secure state can
  * read (Non-secure state reads 0 there). */
 #define SCB_CPUID_NS 0xE002ED00u
