@@ -375,6 +375,37 @@ static const char *samples_wrong(const struct bm_kit_state *kit, struct bm_clock
 	return 0;
 }
 
+/* The statistics against what the sampling loop kept of the same samples in its own frame (their
+ * count, smallest, and sum: the raw cycles less the overhead, where no batch was under it): a
+ * benchmark that wrote into the kit's statistics during its samples fails, before a figure is
+ * computed from them. Where benchmark code runs isolated it cannot (the check then costs a walk
+ * of the few nonzero bins, once). */
+static int stats_written(const struct bm_kit_state *kit, uint32_t samples, const struct bm_overhead *oh,
+                         const struct samples_out *so, struct bm_bench_result *res)
+{
+	uint64_t lo = so->qmin[0];
+	for (unsigned q = 1; q < (samples >= 4 ? 4u : 1u); q++)
+		lo = so->qmin[q] < lo ? so->qmin[q] : lo;
+	static const char *const reason[] = {
+		"", "the kit's statistics were written over during its timed samples: their count disagrees with the "
+		    "sampling loop's (no figure)",
+		"the kit's statistics were written over during its timed samples: their histogram's counts do not add "
+		"up (no figure)",
+		"the kit's statistics were written over during its timed samples: their largest samples are out of "
+		"order (no figure)",
+		"the kit's statistics were written over during its timed samples: their smallest sample disagrees "
+		"with the sampling loop's (no figure)",
+		"the kit's statistics were written over during its timed samples: their sum disagrees with the "
+		"sampling loop's (no figure)",
+	};
+	int what = bm_stats_disagree(&kit->stats, samples, lo, so->below == 0,
+	                             so->body_cycles - (uint64_t)samples * oh->cycles);
+	if (!what)
+		return 0;
+	fail(res, BM_ST_FAIL, reason[what]);
+	return 1;
+}
+
 /* The measuring itself: setup, calibration, warm-up, verify, samples, verify, teardown. Runs
  * under bm_run_one's recovery point and watchdog. Returns -1 as soon as the benchmark is seen to
  * have written over the kit's state (nothing computed from it may be used), else 0. */
@@ -405,6 +436,8 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 		fail(res, BM_ST_FAIL, "wrote over the readings of its timed batches (the kit's chunk above its stack)");
 		goto out;
 	}
+	if (stats_written(kit, cfg->samples, oh, &so, res))
+		goto out;
 	bm_guard_stats_seal(kit);
 	res->body_cycles += so.body_cycles;
 	res->below_overhead += so.below;

@@ -99,8 +99,14 @@ static void case_n(const struct dist *d, size_t n, uint64_t seed)
 	d->gen(x, n, seed);
 	ref_shuffle(x, n, seed + 1);
 	bm_stats_init(&s);
-	for (size_t i = 0; i < n; i++)
+	uint64_t lo = UINT64_MAX, sum = 0;
+	for (size_t i = 0; i < n; i++) {
 		bm_stats_add(&s, x[i]);
+		lo = x[i] < lo ? x[i] : lo;
+		sum += x[i];
+	}
+	/* what the kit's sampling loop keeps apart agrees with the state, for every distribution */
+	BM_CHECK_EQ_U64((uint64_t)bm_stats_disagree(&s, n, lo, !(s.flags & BM_STATS_F_SUM_SATURATED), sum), 0);
 	if (round_trip(&s, &t, 7) == 0)
 		same_report(&s, &t, d->name, n);
 	/* three unequal runs: rebuilt and merged == originals merged == all in one */
@@ -154,6 +160,43 @@ static void t_huge(void)
 		same_report(&s, &t, "huge", 5000);
 }
 
+/* One bit of the state flipped after its samples (a benchmark's stray write, where it runs with
+ * the kit's rights): each part the kit's check covers says so, and an untouched state agrees. */
+static void t_disagree(void)
+{
+	uint64_t lo = UINT64_MAX, sum = 0;
+	bm_stats_init(&s);
+	for (uint64_t i = 0; i < 1000; i++) {
+		uint64_t v = 2000 + (i * 7919) % 301;
+		bm_stats_add(&s, v);
+		lo = v < lo ? v : lo;
+		sum += v;
+	}
+	BM_CHECK_EQ_U64((uint64_t)bm_stats_disagree(&s, 1000, lo, 1, sum), 0);
+	BM_CHECK_EQ_U64((uint64_t)bm_stats_disagree(&s, 999, lo, 1, sum), BM_STATS_DISAGREE_COUNT);
+	BM_CHECK_EQ_U64((uint64_t)bm_stats_disagree(&s, 1000, lo + 1, 1, sum), BM_STATS_DISAGREE_MIN);
+	BM_CHECK_EQ_U64((uint64_t)bm_stats_disagree(&s, 1000, lo, 1, sum + 4), BM_STATS_DISAGREE_SUM);
+	BM_CHECK_EQ_U64((uint64_t)bm_stats_disagree(&s, 1000, lo, 0, sum + 4), 0); /* (no sum kept) */
+	struct bm_stats c = s;
+	c.nc ^= 1; /* the count */
+	BM_CHECK_EQ_U64((uint64_t)bm_stats_disagree(&c, 1000, lo, 1, sum), BM_STATS_DISAGREE_COUNT);
+	c = s;
+	unsigned i = 0;
+	while (!c.c16[i])
+		i++;
+	c.c16[i] ^= 0x10; /* a bin's count */
+	BM_CHECK_EQ_U64((uint64_t)bm_stats_disagree(&c, 1000, lo, 1, sum), BM_STATS_DISAGREE_BINS);
+	c = s;
+	c.tail[(c.tail_h + 1u) & (BM_STATS_TOPK - 1u)] ^= 1ull << 40; /* the tail's smallest */
+	BM_CHECK_EQ_U64((uint64_t)bm_stats_disagree(&c, 1000, lo, 1, sum), BM_STATS_DISAGREE_TAIL);
+	c = s;
+	c.min ^= 1;
+	BM_CHECK_EQ_U64((uint64_t)bm_stats_disagree(&c, 1000, lo, 1, sum), BM_STATS_DISAGREE_MIN);
+	c = s;
+	c.sum_lo ^= 1ull << 20;
+	BM_CHECK_EQ_U64((uint64_t)bm_stats_disagree(&c, 1000, lo, 1, sum), BM_STATS_DISAGREE_SUM);
+}
+
 /* A record that does not describe a state is refused, whatever is wrong with it. */
 static void t_refused(void)
 {
@@ -198,7 +241,8 @@ static void t_refused(void)
 }
 
 static const struct bm_test_case cases[] = {
-	BM_TEST_CASE(t_refused), BM_TEST_CASE(t_huge), BM_TEST_CASE(t_dists), BM_TEST_CASE(t_wide),
+	BM_TEST_CASE(t_refused), BM_TEST_CASE(t_huge),  BM_TEST_CASE(t_dists),
+	BM_TEST_CASE(t_wide),    BM_TEST_CASE(t_disagree),
 };
 
 int main(void)

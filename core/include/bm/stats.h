@@ -208,6 +208,18 @@ void bm_stats_add_n(struct bm_stats *s, uint64_t v, uint64_t n);
 /* Merge src into dst (e.g. two runs). Same guarantees as if every sample went into dst. */
 void bm_stats_merge(struct bm_stats *dst, const struct bm_stats *src);
 
+/* 0 when s holds n samples whose smallest is min (and, with have_sum, whose sum is sum mod
+ * 2^64) and is whole (its bins hold n less the tail, the tail ascends); else which part disagrees.
+ * What the caller kept of the samples apart from s (bm_stats_check.c). */
+enum {
+	BM_STATS_DISAGREE_COUNT = 1,
+	BM_STATS_DISAGREE_BINS,
+	BM_STATS_DISAGREE_TAIL,
+	BM_STATS_DISAGREE_MIN,
+	BM_STATS_DISAGREE_SUM,
+};
+int bm_stats_disagree(const struct bm_stats *s, uint64_t n, uint64_t min, int have_sum, uint64_t sum);
+
 /* Nearest-rank quantile num/den (0 < num/den <= 1), values divided by div (>= 1). */
 void bm_stats_quantile(const struct bm_stats *s, uint64_t num, uint64_t den, uint64_t div,
                        struct bm_quantile *q);

@@ -1,0 +1,34 @@
+/* The statistics state against what its caller kept of the same samples apart from it: where
+ * benchmark code runs with the kit's rights (Cortex-M, x86_64, host-linux), a stray write into the
+ * state during the timed samples would otherwise change the figures it prints, the guard words
+ * around it untouched. Once per benchmark, after its samples: a walk of the nonzero bins. */
+#include "bm_stats_internal.h"
+
+int bm_stats_disagree(const struct bm_stats *s, uint64_t n, uint64_t min, int have_sum, uint64_t sum)
+{
+	unsigned len = s->tail_len;
+	if (len > BM_STATS_TOPK || bm_stats_count(s) != n)
+		return BM_STATS_DISAGREE_COUNT;
+	uint64_t in_bins = 0;
+	unsigned nb = NBINS(s->wide);
+	for (unsigned i = bm_st_next_bin(s, 0, nb); i < nb; i = bm_st_next_bin(s, i + 1, nb))
+		in_bins += bm_st_count_get(s, i);
+	if (in_bins != n - len)
+		return BM_STATS_DISAGREE_BINS;
+	/* the tail: the largest samples, ascending, none below the histogram's smallest */
+	uint64_t tail_sum = 0, prev = 0;
+	for (unsigned j = 0; j < len; j++) {
+		uint64_t v = bm_st_tail_at(s, j);
+		if (v < prev)
+			return BM_STATS_DISAGREE_TAIL;
+		prev = v;
+		tail_sum += v;
+	}
+	uint64_t lo = in_bins ? s->min : len ? bm_st_tail_at(s, 0) : min;
+	if (lo != min || (in_bins && len && bm_st_tail_at(s, 0) < s->min))
+		return BM_STATS_DISAGREE_MIN;
+	/* sum x of the histogram's samples, mod 2^64: sum_lo + 2^63 sum_hi */
+	if (have_sum && !(s->flags & BM_STATS_F_SUM_SATURATED) && s->sum_lo + (s->sum_hi << 63) + tail_sum != sum)
+		return BM_STATS_DISAGREE_SUM;
+	return 0;
+}
