@@ -138,22 +138,24 @@ void bm_clock_spin(struct bm_clock *clk, uint32_t ms)
 /* Under deterministic QEMU (-icount shift=0: one instruction per virtual nanosecond) a cycle
  * counter that is not the core clock (SysTick at the board's clock: 40 instructions a tick on the
  * MPS2 boards) steps once per so many instructions, and a figure of a few ticks says little: its
- * resolution in instructions, measured against the board's timer over at least 1,000 of the
- * timer's ticks from a tick edge, rounded. 0 where it does not apply (real hardware, a counter of
- * core cycles, no timer, a counter that does not advance). */
+ * resolution in instructions, measured against the board's timer from one of its tick edges
+ * until both have moved 256 steps (+-1 of 256: 40 stays 40; ~10,000 instructions), rounded. 0
+ * where it does not apply (real hardware, a counter of core cycles, no timer, a counter that does
+ * not advance). */
 uint32_t bm_clock_tick_insns(const struct arch_info *ai)
 {
 	const struct bm_timer *t = bm_port_timer();
 	if (!bm_build_info.icount || !ai->cycle_unit || !t || !t->hz)
 		return 0;
-	uint64_t span = t->hz / 10000u > 1000u ? t->hz / 10000u : 1000u;
 	uint64_t t0 = bm_port_timer_read(), start, end;
 	while ((start = bm_port_timer_read()) == t0)
 		;
-	uint64_t c0 = bm_cycles_now();
-	while ((end = bm_port_timer_read()) - start < span)
-		;
-	uint64_t ticks = bm_cycles_now() - c0;
+	uint64_t c0 = bm_cycles_now(), c1;
+	do {
+		end = bm_port_timer_read();
+		c1 = bm_cycles_now();
+	} while ((end - start < 256u || c1 - c0 < 256u) && end - start < t->hz);
+	uint64_t ticks = c1 - c0;
 	if (!ticks)
 		return 0;
 	uint64_t ns = bm_muldiv64(end - start, 1000000000u, t->hz);

@@ -42,7 +42,8 @@ size_t bm_guard_stack_check(int *band_touched)
 	return s.hi - p;
 }
 
-/* (a byte rewritten with the paint value can only make it under-count by a few) */
+/* (a byte rewritten with the paint value can only make it under-count by a few) Word by word to
+ * the first word written, then by bytes within it: the free stack is most of it. */
 size_t bm_guard_stack_mark(size_t *size)
 {
 	struct bm_stack s;
@@ -51,7 +52,9 @@ size_t bm_guard_stack_mark(size_t *size)
 	if (!s.painted || s.lo == s.hi)
 		return 0;
 	*size = s.hi - s.lo;
-	const volatile uint8_t *p = (const volatile uint8_t *)s.lo;
+	const volatile uint8_t *p = (const volatile uint8_t *)bm_guard_first_unlike(
+		(const volatile word *)s.lo, (const volatile word *)(s.lo + ((s.hi - s.lo) & ~(sizeof(word) - 1))),
+		paint_word(&s));
 	while ((uintptr_t)p < s.hi && *p == s.paint)
 		p++;
 	return s.hi - (uintptr_t)p;

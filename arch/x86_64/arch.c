@@ -242,14 +242,15 @@ static uint64_t chain_ticks(uint32_t n)
 /* Core cycles per TSC tick in parts per million (1000000 = the TSC runs at the core clock),
  * measured now with the dependent add chain (x86 cores do one dependent add per cycle). The
  * harness calls it before each benchmark (arch_info.core_per_tick_ppm), so a frequency change
- * during the run shows up in the figures of the benchmark it hit. The chain is timed at 513 and
+ * during the run shows up in the figures of the benchmark it hit. The chain is timed at 385 and
  * at 1 iteration and the difference taken, so the counter's own read cost (~100 ticks with the
- * serialising cpuid) and the loop's entry cancel: 4,096 core cycles then give the ratio within
- * about 0.5% (the read's jitter), where one plain chain would need 80,000 cycles (6% of a
- * deterministic run's instructions) to outweigh the read cost. */
+ * serialising cpuid) and the loop's entry cancel: 3,072 core cycles then give the ratio within
+ * about 0.7% (the read's jitter), where one plain chain would need 80,000 cycles (6% of a
+ * deterministic run's instructions) to outweigh the read cost. (512 iterations, 0.5%, cost the
+ * kit 0.08% more of a deterministic run than its 5% budget had left.) */
 static uint32_t core_per_tick_ppm(void)
 {
-	const uint32_t n = 512; /* 4,096 core cycles */
+	const uint32_t n = 384; /* 3,072 core cycles */
 	uint64_t t1 = chain_ticks(1), t2 = chain_ticks(n + 1);
 	return t2 > t1 ? (uint32_t)((uint64_t)n * CHAIN_ADDS * 1000000u / (t2 - t1)) : 0;
 }
