@@ -1,5 +1,6 @@
-"""Every command shown in README.md and docs/*.md, read from the documents (not copied here), run
-as written in a scratch copy of the tree (its entries linked, its own build/), in document order:
+"""The documents against the kit. docs/records.md's keys against the records the default board's
+image and its fault image emit (test_record_keys, below). And every command shown in README.md
+and docs/*.md, read from the documents (not copied here), run as written in a scratch copy of the tree (its entries linked, its own build/), in document order:
 a command that fails, or whose comment states an exit status it does not give, fails the test.
 Which commands run (every shown command falls under exactly one rule, printed with its reason):
   - a line in an unlabelled ``` block starting with tools/<name>, cmake or ctest (`\\` continues
@@ -17,6 +18,7 @@ Which commands run (every shown command falls under exactly one rule, printed wi
     commands boot) are built as tools/setup builds them.
 Expected status: 0; a comment "exit status N when ..." allows 0 or N."""
 import glob
+import json
 import os
 import re
 import shlex
@@ -141,3 +143,80 @@ def test_every_shown_command(tree):
     # The README's own path must be among what ran: the run, the saved logs, check/report/compare/plot.
     readme = [r for r in ran if r.startswith("README.md:")]
     assert len(readme) >= 7, readme
+
+
+# Documented keys these two images cannot emit, and why (another board's, or never on this run).
+ELSEWHERE = {
+    "result": {"core_per_tick_ppm": "x86 only", "core_cycles_p50": "x86 only", "core_cycles_mean": "x86 only"},
+}
+FRAMING = {"type", "format", "seq", "crc"}      # every record's, documented under Framing
+
+
+def documented_keys():
+    """{record type: {key: meaning}} from docs/records.md's tables (a row's first cell may name
+    several keys: `a`, `b`)."""
+    text = open(os.path.join(ROOT, "docs", "records.md"), encoding="utf-8").read()
+    framing = text.split("## `meta`")[0]
+    assert all(f'`"{k}"`' in framing or f"`{k}`" in framing for k in FRAMING - {"crc"}) and '"crc":' in framing
+    keys = {}
+    for m in re.finditer(r"^## `(\w+)`.*?\n(.*?)(?=^## |\Z)", text, re.M | re.S):
+        rows = {}
+        for ln in m.group(2).split("\n"):
+            cells = [c.strip() for c in ln.strip().strip("|").split(" | ")] if ln.startswith("| `") else []
+            for k in re.findall(r"`(\w+)`", cells[0]) if cells else []:
+                rows[k] = " | ".join(cells[1:])
+        keys[m.group(1)] = rows
+    return keys
+
+
+def emitted(logs):
+    """{record type: {key: [values]}} over every record of the logs."""
+    out = {}
+    for path in logs:
+        for ln in open(path, encoding="utf-8"):
+            if ln.startswith('{"type":'):
+                r = json.loads(ln)
+                for k, v in r.items():
+                    out.setdefault(r["type"], {}).setdefault(k, []).append(v)
+    return out
+
+
+def test_record_keys(tree):
+    work, env = tree
+    logs = []
+    for image, status in (("baremark", 0), ("tests/firmware/selftest_faults", 1)):
+        log = work / f"keys-{os.path.basename(image)}.log"
+        p = subprocess.run(["tools/bm", "run", "--quiet", "--save", str(log), "--board-json",
+                            f"build/{DEFAULT}/{image}.board.json"], cwd=work, env=env, capture_output=True,
+                           text=True, timeout=300)
+        assert p.returncode == status, p.stderr
+        logs.append(log)
+    doc, got = documented_keys(), emitted(logs)
+    assert set(doc) == set(got) == {"meta", "start", "result", "hist", "end"}
+    problems = []
+    for rtype, keys in got.items():
+        for k in sorted(set(keys) - set(doc[rtype]) - FRAMING):
+            problems.append(f"{rtype}: `{k}` is emitted but not in docs/records.md")
+        for k in sorted(set(doc[rtype]) - set(keys) - set(ELSEWHERE.get(rtype, {}))):
+            problems.append(f"{rtype}: `{k}` is documented but neither image emits it")
+        # An object's keys are named in its row, unless the row says its keys are free (facts).
+        for k, values in keys.items():
+            row = doc[rtype].get(k, "")
+            if "object of strings" in row or not isinstance(values[0], dict):
+                continue
+            for sub in sorted(set().union(*values)):
+                if f"`{sub}`" not in row:
+                    problems.append(f"{rtype}.{k}: `{sub}` is emitted but not named in its row")
+    for rtype, keys in ELSEWHERE.items():
+        problems += [f"{rtype}: `{k}` listed as elsewhere but not documented" for k in keys if k not in doc[rtype]]
+    # The trap object: on which statuses it is, as the row says.
+    with_trap = set()
+    for path in logs:
+        for ln in open(path, encoding="utf-8"):
+            if ln.startswith('{"type":"result"') and '"trap":{' in ln:
+                with_trap.add(json.loads(ln)["status"])
+    for st in sorted(with_trap):
+        if f"`{st}`" not in doc["result"]["trap"]:
+            problems.append(f"result.trap is on `{st}` results, which its row does not say")
+    assert with_trap >= {"trap", "timeout", "stack_overflow"}, with_trap
+    assert not problems, "\n".join(problems)
