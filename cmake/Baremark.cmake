@@ -422,13 +422,17 @@ function(_bm_fw_targets name board built_for no_tests)
       WORKING_DIRECTORY ${outdir} DEPENDS ${name} VERBATIM)
     list(APPEND targets ${name}-size)
   endif()
+  # -run streams the console (records hidden on a terminal, BM_SHOW=all shows them) and saves all
+  # of it as <name>.run.log; bm run exits with the firmware's status, which make reports as 2 for
+  # any failure (tools/bm run --board-json <name>.board.json returns it unchanged).
   if(BM_HOSTED)
-    add_custom_target(${name}-run COMMAND ${runner} -- ${qemu} DEPENDS ${name} USES_TERMINAL VERBATIM)
+    add_custom_target(${name}-run COMMAND ${runner} --save ${outdir}/${name}.run.log -- ${qemu}
+      DEPENDS ${name} USES_TERMINAL VERBATIM)
     add_custom_target(${name}-debug COMMAND gdb --args ${outdir}/${name}.elf DEPENDS ${name} USES_TERMINAL VERBATIM)
     list(APPEND targets ${name}-run ${name}-debug)
   elseif(qemu)
-    add_custom_target(${name}-run COMMAND ${runner} -- ${qemu}
-      DEPENDS ${name} USES_TERMINAL VERBATIM COMMENT "Booting ${name}.elf on ${board} under QEMU; Ctrl-A X quits")
+    add_custom_target(${name}-run COMMAND ${runner} --save ${outdir}/${name}.run.log -- ${qemu}
+      DEPENDS ${name} USES_TERMINAL VERBATIM COMMENT "Booting ${name}.elf on ${board} under QEMU; Ctrl-C stops it")
     add_custom_target(${name}-debug
       COMMAND ${CMAKE_COMMAND} -E echo "QEMU waits for gdb on :1234. In another shell: gdb-multiarch ${outdir}/${name}.elf -ex 'target remote :1234'"
       COMMAND ${qemu} -s -S DEPENDS ${name} USES_TERMINAL VERBATIM)

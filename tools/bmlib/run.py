@@ -6,7 +6,15 @@ record (cat's SIGHUP when the QEMU behind the pty exits) leaves the status to th
 On a timeout or a crash what arrived is kept, checked, and the benchmark that was running is
 named with what the kit printed (`*** ` lines).
 
-With --log FILE nothing is run: a saved console log is judged the same way.
+With --log FILE nothing is run: a saved console log is judged the same way. With --board-json F
+(the <name>.board.json beside an image) the command is the image's QEMU command, with its exit
+map, and the console is saved beside the image (<name>.run.log).
+
+What is shown (--show, or the environment's BM_SHOW): `table` hides the records (the JSON lines)
+and shows the header, the table, the summary and the verdict; `all` shows every line as it
+arrives; `auto` (the default) is `table` on a terminal and `all` when the output goes to a file or
+a pipe, so `bm run ... > a.log` saves a log with its records. The saved console (--save) always
+holds every line; the console itself is not changed.
 
 Exit status: the guest's (0 pass, 1 a benchmark did not pass, 2 configuration, 3 aborted),
 124 on a timeout, 125 when the run or its records are broken (the reason is printed). With
@@ -24,9 +32,11 @@ import sys
 from . import log as logmod
 from . import rules, stream
 from .errors import UsageError
+from .lava_job import load_board
 from .options import count, seconds
 
 BROKEN, TIMEOUT = 125, 124
+SHOW = ("auto", "table", "all")
 ZERO_KEYS = ("min", "p50", "p90", "p99", "p999", "max", "mean")
 
 
@@ -67,6 +77,12 @@ def add_arguments(p):
     p.add_argument("--quiet", action="store_true", help="do not stream the console")
     p.add_argument("--save", metavar="FILE", help="write the console output of the (last) run to this file")
     p.add_argument("--log", metavar="FILE", help="judge this saved console log instead of running a command")
+    p.add_argument("--board-json", metavar="F",
+                   help="run the image of this <name>.board.json under its QEMU command (and save "
+                        "the console beside it as <name>.run.log unless --save is given)")
+    p.add_argument("--show", choices=SHOW, default=None,
+                   help="what to stream: table (records hidden), all, auto = table on a terminal "
+                        "(default: $BM_SHOW, else auto)")
     p.add_argument("cmd", nargs=argparse.REMAINDER, help="-- command to run")
 
 
@@ -170,8 +186,42 @@ def text_errors(args, text):
         [f"console has the text {t!r}" for t in args.reject_text if t in text]
 
 
+def from_board_json(args, cmd):
+    """The command, exit map, package and log of a <name>.board.json's image."""
+    if cmd:
+        raise UsageError("--board-json runs the image's own QEMU command; give no command with it")
+    board = load_board(args.board_json)
+    qemu = board.get("qemu") or []
+    if not qemu or not all(isinstance(a, str) for a in qemu):
+        raise UsageError(f"{args.board_json}: no QEMU command for this image (built for "
+                         f"{board.get('built_for')}): flash it and read its console with `bm capture`")
+    if board.get("exit_map") in ("direct", "isa-debug-exit"):
+        args.exit_map = board["exit_map"]
+    args.package = args.package or board.get("qemu_package", "")
+    if not args.save:
+        image = board.get("image") or os.path.join(os.path.dirname(args.board_json), "baremark.elf")
+        args.save = os.path.splitext(image)[0] + ".run.log"
+    return qemu
+
+
+def echo_for(args):
+    """The console's echo as --show (or $BM_SHOW) asks, or None with --quiet."""
+    if args.quiet:
+        return None
+    show = args.show or os.environ.get("BM_SHOW") or "auto"
+    if show not in SHOW:
+        raise UsageError(f"BM_SHOW={show!r}: use one of {', '.join(SHOW)}")
+    if show == "all" or (show == "auto" and not sys.stdout.isatty()):
+        return stream.echo_to(sys.stdout.buffer)
+    return stream.echo_without_records(sys.stdout.buffer)
+
+
 def main(args):
     cmd = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
+    if args.board_json:
+        if args.log:
+            raise UsageError("--log judges a saved log; give no --board-json with it")
+        cmd = from_board_json(args, cmd)
     checking = args.check or args.runs > 1 or bool(args.expect or args.zero or args.require or args.exact)
     if args.log:
         if cmd:
@@ -198,7 +248,7 @@ def main(args):
                              f"or `bm check {exe}`")
         hint = f": install the Debian package {args.package} (tools/setup does)" if args.package else ""
         raise UsageError(f"{exe} not found{hint}")
-    echo = None if args.quiet else stream.echo_to(sys.stdout.buffer)
+    echo = echo_for(args)
     first = None
     status = 0
     for i in range(args.runs):
@@ -207,9 +257,14 @@ def main(args):
         except OSError as e:
             say(f"cannot start {exe}: {e.strerror or e}")
             return BROKEN
+        finally:
+            if hasattr(echo, "flush"):
+                echo.flush()
         if args.save:
             logmod.write(args.save, res.data)
         lg = logmod.analyze(res.data, "console")
+        if args.save and not args.quiet:
+            say(f"console saved to {args.save} ({len(lg.scan.records)} records)")
         text = res.data.decode("utf-8", "replace")
         if res.timed_out:
             say(f"timed out after {args.timeout:g} s; stopped")

@@ -150,6 +150,34 @@ def echo_to(out):
     return echo
 
 
+def echo_without_records(out):
+    """An echo that writes each complete line to `out` unless it is a record (the JSON lines a
+    person does not read: they stay in the saved console). A line is written once its newline
+    arrives; flush() writes what is left when the run is over."""
+    pending = bytearray()
+
+    def keep(line):
+        return not line.lstrip(b"\r\x00 ").startswith(b'{"type":')
+
+    def echo(chunk):
+        pending.extend(chunk)
+        nl = pending.rfind(b"\n")
+        if nl < 0:
+            return
+        lines = bytes(pending[:nl + 1]).splitlines(keepends=True)
+        del pending[:nl + 1]
+        out.write(b"".join(ln for ln in lines if keep(ln)))
+        out.flush()
+
+    def flush():
+        if pending and keep(bytes(pending)):
+            out.write(bytes(pending))
+            out.flush()
+        pending.clear()
+    echo.flush = flush
+    return echo
+
+
 def run_command(cmd, timeout=None, linger=1.0, echo=None, after_start=None, stall=None):
     """Run cmd, reading its output (stdout and stderr together) as a console (stall: _pump's)."""
     proc = start_command(cmd)
