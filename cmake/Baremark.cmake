@@ -44,6 +44,20 @@ set(_bm_core ${BM_CORE_SOURCE_NAMES})
 list(TRANSFORM _bm_core PREPEND ${BAREMARK_DIR}/core/)
 set(BM_CORE_SOURCES ${_bm_core} CACHE INTERNAL "")
 
+# C++ benchmarks in the kit's own build (BM_BENCHMARK_DIRS): C++ is enabled when the arch's g++
+# is there (a user's project names CXX in its project() call instead). Here, at file scope of the
+# top folder, where enable_language must be called.
+if(CMAKE_SOURCE_DIR STREQUAL BAREMARK_DIR AND NOT BM_BOARD STREQUAL "host" AND NOT CMAKE_CXX_COMPILER_LOADED)
+  include(CheckLanguage)
+  check_language(CXX)
+  if(CMAKE_CXX_COMPILER)
+    enable_language(CXX)
+  endif()
+endif()
+# Freestanding C++: no exceptions, no RTTI, no guards around local statics and no atexit
+# registration (nothing of the C++ runtime to link), as embedded C++ is written.
+set(BM_CXX_FLAGS -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit CACHE INTERNAL "")
+
 function(baremark_add_firmware)
   cmake_parse_arguments(PARSE_ARGV 0 FW "NO_TESTS" "NAME;BOARD;LIBC;SELECT;LABEL"
                         "SOURCES;BENCHMARK_DIRS;THIRD_PARTY;THIRD_PARTY_DIRS;THIRD_PARTY_FILES;THIRD_PARTY_EXCLUDE;INCLUDES;DEFINES;COMPILE_OPTIONS;LIBRARIES")
@@ -167,12 +181,47 @@ function(_bm_fw_resolve)
   _bm_pick_third_party(tp_dir_srcs)
   set(own ${FW_SOURCES} ${own_dir_srcs})
   set(tp ${FW_THIRD_PARTY} ${tp_dir_srcs})
+  _bm_fw_cxx(${name} ${board} ${own} ${tp})
   if(NOT own AND NOT tp)
     message(FATAL_ERROR "baremark_add_firmware(${name}): no benchmark sources (SOURCES, BENCHMARK_DIRS, THIRD_PARTY, THIRD_PARTY_DIRS)")
   endif()
   foreach(v board libc select label built_for kit own tp)
     set(${v} "${${v}}" PARENT_SCOPE)
   endforeach()
+endfunction()
+
+# C++ sources of an image need the CXX language enabled, from the arch's g++: refused here, when
+# configured, naming what to install or what to add, not as a missing rule in the middle of the build.
+function(_bm_fw_cxx name board)
+  set(cxx)
+  foreach(f ${ARGN})
+    if(f MATCHES "\\.(cpp|cc|cxx|c\\+\\+)$")
+      list(APPEND cxx ${f})
+    endif()
+  endforeach()
+  if(NOT cxx)
+    return()
+  endif()
+  get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if("CXX" IN_LIST langs)
+    return()
+  endif()
+  list(GET cxx 0 first)
+  _bm_get(${board} BM_ARCH)
+  find_program(_gxx NAMES ${BM_CROSS}g++ NO_CACHE)
+  if(NOT _gxx)
+    set(pkg "g++")
+    if(BM_CROSS MATCHES "^aarch64-linux-gnu-$")
+      set(pkg g++-aarch64-linux-gnu)
+    elseif(NOT BM_CROSS STREQUAL "")
+      set(pkg "the package of ${BM_CROSS}gcc")
+    endif()
+    message(FATAL_ERROR "baremark_add_firmware(${name}): ${first} is C++, and ${board}'s arch (${BM_ARCH}) has no C++ "
+                        "compiler here: ${BM_CROSS}g++ is missing. Install it (sudo apt-get install ${pkg}), or "
+                        "leave the C++ sources out of this board's images.")
+  endif()
+  message(FATAL_ERROR "baremark_add_firmware(${name}): ${first} is C++, and C++ is not enabled in this project: "
+                      "name CXX in its project() call, e.g. project(mine C CXX ASM)")
 endfunction()
 
 # The image's C library: LIBC, else BM_LIBC, else the board's default; a hosted board's own.
@@ -271,11 +320,11 @@ function(_bm_outside out dirs)
   set(${out} ${kept} PARENT_SCOPE)
 endfunction()
 
-# Every .c file under the given folders, recursively (re-globbed when files are added), but
-# none from a build tree there (this one, or any folder with a CMakeCache.txt: `cmake -B build`
-# inside the benchmarks' folder would otherwise build the kit's generated sources into every
-# image twice). Other sources there are not built, and are named: C++ is not the kit's
-# language, and assembly is one ISA's (give it to the images of its boards through SOURCES).
+# Every C and C++ file (.c, .cpp, .cc, .cxx) under the given folders, recursively (re-globbed
+# when files are added), but none from a build tree there (this one, or any folder with a
+# CMakeCache.txt: `cmake -B build` inside the benchmarks' folder would otherwise build the kit's
+# generated sources into every image twice). Assembly there is not built, and is named: it is one
+# ISA's (give it to the images of its boards through SOURCES).
 function(_bm_glob_c out)
   set(files)
   foreach(d ${ARGN})
@@ -286,8 +335,8 @@ function(_bm_glob_c out)
       get_filename_component(t ${t} DIRECTORY)
       list(APPEND skip ${t})
     endforeach()
-    file(GLOB_RECURSE f CONFIGURE_DEPENDS ${d}/*.c)
-    file(GLOB_RECURSE other ${d}/*.cpp ${d}/*.cc ${d}/*.cxx ${d}/*.c++ ${d}/*.S ${d}/*.s ${d}/*.asm)
+    file(GLOB_RECURSE f CONFIGURE_DEPENDS ${d}/*.c ${d}/*.cpp ${d}/*.cc ${d}/*.cxx)
+    file(GLOB_RECURSE other ${d}/*.S ${d}/*.s ${d}/*.asm)
     _bm_outside(f "${skip}" ${f})
     _bm_outside(other "${skip}" ${other})
     list(SORT f)
@@ -295,8 +344,8 @@ function(_bm_glob_c out)
     if(other)
       list(SORT other)
       string(REPLACE ";" ", " other "${other}")
-      message(WARNING "not built: ${other}: only .c files are built from a benchmark folder (C++ is not "
-                      "supported; assembly goes to the images of its boards through SOURCES)")
+      message(WARNING "not built: ${other}: C and C++ files are built from a benchmark folder, not assembly "
+                      "(one ISA's: it goes to the images of its boards through SOURCES)")
     endif()
   endforeach()
   set(${out} ${files} PARENT_SCOPE)
@@ -392,7 +441,10 @@ function(_bm_fw_image name board kit own tp)
   if(BM_SUITE_SMALL)
     target_compile_definitions(${name} PRIVATE BM_SUITE_SMALL=1) # little RAM: the kit's suite scales down
   endif()
-  target_compile_options(${name} PRIVATE ${FW_COMPILE_OPTIONS})
+  target_compile_options(${name} PRIVATE ${FW_COMPILE_OPTIONS} "$<$<COMPILE_LANGUAGE:CXX>:${BM_CXX_FLAGS}>")
+  # Linked by the C driver, with or without C++ sources: g++ would add the C++ library, which
+  # freestanding code does not call (and most bare-metal toolchains here do not ship).
+  set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C)
   if(own)
     set_source_files_properties(${own} TARGET_DIRECTORY ${name} PROPERTIES COMPILE_OPTIONS "${BM_WARN_FLAGS}")
   endif()

@@ -113,12 +113,35 @@ struct bm_bench {
 	static inline __attribute__((always_inline)) void bm_body_##name_(void);               \
 	BM_DEFINE_BATCH(name_)                                                                 \
 	extern const __SIZE_TYPE__ bm_scratch_bytes_##name_ __attribute__((weak));                    \
-	static const struct bm_bench bm_desc_##name_ = {                                       \
-		.name = #name_, .batch = bm_batch_##name_, .verify = verify_,                  \
-		.scratch_bytes = &bm_scratch_bytes_##name_, __VA_ARGS__};                      \
-	static const struct bm_bench *const bm_reg_##name_                                     \
+	BM_DESC_DIAG_PUSH_                                                                     \
+	static const struct bm_bench bm_desc_##name_ = BM_DESC_INIT_(name_, verify_, __VA_ARGS__); \
+	BM_DESC_DIAG_POP_                                                                      \
+	static const struct bm_bench *const bm_reg_##name_ BM_REG_SYMBOL_(name_)               \
 		__attribute__((used, section(".bm_bench." #name_))) = &bm_desc_##name_;        \
 	static inline __attribute__((always_inline)) void bm_body_##name_(void)
+
+/* The descriptor's initialiser. C++ (g++'s designated initialisers) takes the fields in their
+ * order of declaration only, so there the optional fields (given in that order: .setup before
+ * .bytes) come before .scratch_bytes, the last one; the fields not given are zero, as in C
+ * (g++'s -Wextra would name each one). */
+#ifdef __cplusplus
+#define BM_DESC_DIAG_PUSH_                                                                     \
+	_Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")
+#define BM_DESC_DIAG_POP_ _Pragma("GCC diagnostic pop")
+/* The registration's symbol keeps its C name (g++ mangles a static variable's: _ZL..), which the
+ * build looks for (tools/bm-link: bm_reg_<name>). */
+#define BM_REG_SYMBOL_(name_) __asm__("bm_reg_" #name_)
+#define BM_DESC_INIT_(name_, verify_, ...)                                                     \
+	{.name = #name_, .batch = bm_batch_##name_, .verify = verify_,                         \
+	 __VA_ARGS__ __VA_OPT__(, ).scratch_bytes = &bm_scratch_bytes_##name_}
+#else
+#define BM_DESC_DIAG_PUSH_
+#define BM_DESC_DIAG_POP_
+#define BM_REG_SYMBOL_(name_)
+#define BM_DESC_INIT_(name_, verify_, ...)                                                     \
+	{.name = #name_, .batch = bm_batch_##name_, .verify = verify_,                         \
+	 .scratch_bytes = &bm_scratch_bytes_##name_, __VA_ARGS__}
+#endif
 
 /* The registry: pointers to descriptors, one input section .bm_bench.<name> each, which the build
  * (tools/bm-link) keeps for the selected benchmarks in name order between these bounds; a name
