@@ -441,7 +441,8 @@ function(_bm_fw_image name board kit own tp)
   if(BM_SUITE_SMALL)
     target_compile_definitions(${name} PRIVATE BM_SUITE_SMALL=1) # little RAM: the kit's suite scales down
   endif()
-  target_compile_options(${name} PRIVATE ${FW_COMPILE_OPTIONS} "$<$<COMPILE_LANGUAGE:CXX>:${BM_CXX_FLAGS}>")
+  # -fstack-usage: each function's frame in <object>.su, the stack estimate of the fit plan.
+  target_compile_options(${name} PRIVATE ${FW_COMPILE_OPTIONS} "$<$<COMPILE_LANGUAGE:CXX>:${BM_CXX_FLAGS}>" -fstack-usage)
   # Linked by the C driver, with or without C++ sources: g++ would add the C++ library, which
   # freestanding code does not call (and most bare-metal toolchains here do not ship).
   set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C)
@@ -498,14 +499,21 @@ function(_bm_fw_link name board select label built_for)
   # Every section placed by name (linker/common.ld): an unplaced one fails the link.
   target_link_options(${name} PRIVATE -L${BAREMARK_DIR}/linker -T${BM_DIR}/memory.ld -Wl,--orphan-handling=error)
   set_property(TARGET ${name} APPEND PROPERTY LINK_DEPENDS ${BM_DIR}/memory.ld ${BAREMARK_DIR}/linker/common.ld)
+  # The link through bm-size: an image that does not fit its board prints the fit plan (what each
+  # benchmark needs, a BM_SELECT that fits), is left unbuilt (<name>.not-built says why) and the
+  # tree's build goes on; the steps after the link then have nothing to do.
+  set(bm_size ${BAREMARK_DIR}/tools/bm-size --size ${CMAKE_SIZE})
+  string(REPLACE ";" " " launch "${bm_size} --link ${outdir}/${name}.elf --")
+  set_property(TARGET ${name} PROPERTY RULE_LAUNCH_LINK "${launch}")
+  set(if_built ${bm_size} --if-built ${name}.elf --)
   add_custom_command(TARGET ${name} POST_BUILD
-    COMMAND ${CMAKE_OBJCOPY} -O binary ${name}.elf ${name}.bin
-    COMMAND ${CMAKE_OBJCOPY} -O ihex ${name}.elf ${name}.hex
-    COMMAND ${BAREMARK_DIR}/tools/bm-size --size ${CMAKE_SIZE} ${name}.elf
+    COMMAND ${if_built} ${CMAKE_OBJCOPY} -O binary ${name}.elf ${name}.bin
+    COMMAND ${if_built} ${CMAKE_OBJCOPY} -O ihex ${name}.elf ${name}.hex
+    COMMAND ${if_built} ${bm_size} ${name}.elf
     WORKING_DIRECTORY ${outdir} BYPRODUCTS ${outdir}/${name}.bin ${outdir}/${name}.hex ${outdir}/${name}.map VERBATIM)
   if(BM_POST_BUILD)
     _bm_subst(post "${BM_POST_BUILD}" ${name} ${outdir} ${board})
-    add_custom_command(TARGET ${name} POST_BUILD COMMAND ${post} WORKING_DIRECTORY ${outdir} VERBATIM)
+    add_custom_command(TARGET ${name} POST_BUILD COMMAND ${if_built} ${post} WORKING_DIRECTORY ${outdir} VERBATIM)
   endif()
 endfunction()
 
@@ -644,7 +652,12 @@ function(_bm_fw_targets name board built_for no_tests)
     endif()
   endforeach()
   if(NOT no_tests AND BM_QEMU)
-    add_test(NAME ${name}.boot COMMAND ${runner} --quiet --check -- ${qemu})
+    # (an image that did not fit: the test says "not built" and why, bm-size --link)
+    set(if_built ${BAREMARK_DIR}/tools/bm-size --boot-test ${outdir}/${name}.elf --)
+    if(BM_HOSTED)
+      set(if_built)
+    endif()
+    add_test(NAME ${name}.boot COMMAND ${if_built} ${runner} --quiet --check -- ${qemu})
     set_tests_properties(${name}.boot PROPERTIES TIMEOUT 600)
   endif()
 endfunction()
