@@ -4,6 +4,7 @@
 #   baremark_add_firmware(NAME myimg [BOARD hifive1] [LIBC picolibc|newlib|none]
 #                         [SOURCES a.c ...] [BENCHMARK_DIRS dir ...]        # your code: BM_WARN_FLAGS
 #                         [THIRD_PARTY a.c ...] [THIRD_PARTY_DIRS dir ...]  # not yours: no -Werror
+#                         [THIRD_PARTY_FILES glob ...] [THIRD_PARTY_EXCLUDE glob ...]
 #                         [INCLUDES dir ...] [DEFINES X=1 ...] [COMPILE_OPTIONS ...] [LIBRARIES ...]
 #                         [SELECT regex] [LABEL text] [NO_TESTS])
 #
@@ -16,6 +17,12 @@
 # like the image's own, one in a static library (named or reached through another library) or in
 # an object library reached only through another library is refused at build time (it would
 # never be linked, so it would never run); benchmark names are letters, digits and _.
+#
+# A suite whose programs each define main and share helper names (docs/firmware.md, "Third-party
+# code"): each program's objects with its global names prefixed, as a library to give an image's
+# LIBRARIES (a wrapper source of yours registers the renamed entry points, bm/wrap.h):
+#   baremark_wrap_program(<target> PREFIX fir_ SOURCES upstream/fir/fir.c ... [BOARD b] [LIBC l]
+#                         [INCLUDES dir ...] [DEFINES X=1 ...] [COMPILE_OPTIONS ...])
 #
 # For tests of your own beside an image (cmake/BaremarkBoard.cmake):
 #   baremark_board_property(<board> <VAR> <out-var>)    a variable of its board.cmake or arch.cmake
@@ -37,13 +44,74 @@ set(_bm_core ${BM_CORE_SOURCE_NAMES})
 list(TRANSFORM _bm_core PREPEND ${BAREMARK_DIR}/core/)
 set(BM_CORE_SOURCES ${_bm_core} CACHE INTERNAL "")
 
+# C++ benchmarks in the kit's own build (BM_BENCHMARK_DIRS): C++ is enabled when the arch's g++
+# is there (a user's project names CXX in its project() call instead). Here, at file scope of the
+# top folder, where enable_language must be called.
+if(CMAKE_SOURCE_DIR STREQUAL BAREMARK_DIR AND NOT BM_BOARD STREQUAL "host" AND NOT CMAKE_CXX_COMPILER_LOADED)
+  include(CheckLanguage)
+  check_language(CXX)
+  if(CMAKE_CXX_COMPILER)
+    enable_language(CXX)
+  endif()
+endif()
+# Freestanding C++: no exceptions, no RTTI, no guards around local statics and no atexit
+# registration (nothing of the C++ runtime to link), as embedded C++ is written.
+set(BM_CXX_FLAGS -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit CACHE INTERNAL "")
+
 function(baremark_add_firmware)
   cmake_parse_arguments(PARSE_ARGV 0 FW "NO_TESTS" "NAME;BOARD;LIBC;SELECT;LABEL"
-                        "SOURCES;BENCHMARK_DIRS;THIRD_PARTY;THIRD_PARTY_DIRS;INCLUDES;DEFINES;COMPILE_OPTIONS;LIBRARIES")
+                        "SOURCES;BENCHMARK_DIRS;THIRD_PARTY;THIRD_PARTY_DIRS;THIRD_PARTY_FILES;THIRD_PARTY_EXCLUDE;INCLUDES;DEFINES;COMPILE_OPTIONS;LIBRARIES")
   _bm_fw_resolve()
   _bm_fw_image(${FW_NAME} ${board} ${kit} "${own}" "${tp}")
   _bm_fw_link(${FW_NAME} ${board} "${select}" "${label}" ${built_for})
   _bm_fw_targets(${FW_NAME} ${board} ${built_for} "${FW_NO_TESTS}")
+endfunction()
+
+function(baremark_wrap_program target)
+  cmake_parse_arguments(PARSE_ARGV 1 WP "" "PREFIX;BOARD;LIBC" "SOURCES;INCLUDES;DEFINES;COMPILE_OPTIONS")
+  if(WP_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "baremark_wrap_program(${target}): unknown arguments '${WP_UNPARSED_ARGUMENTS}'")
+  endif()
+  if(NOT WP_PREFIX MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+    message(FATAL_ERROR "baremark_wrap_program(${target}): PREFIX '${WP_PREFIX}' is missing or not the start of a C identifier")
+  endif()
+  if(NOT WP_SOURCES)
+    message(FATAL_ERROR "baremark_wrap_program(${target}): no SOURCES")
+  endif()
+  set(board ${WP_BOARD})
+  if(NOT board)
+    set(board ${BM_BOARD})
+  endif()
+  _bm_board_load(${board})
+  set(FW_LIBC ${WP_LIBC})
+  _bm_fw_libc(${target} ${board} libc)
+  _bm_kit_target(${board} ${libc} kit)
+  # Compiled as the image's third-party sources are: the board's flags and the kit's headers.
+  add_library(${target}_objects OBJECT ${WP_SOURCES})
+  target_link_libraries(${target}_objects PRIVATE ${kit}_usage)
+  target_include_directories(${target}_objects PRIVATE ${WP_INCLUDES})
+  target_compile_definitions(${target}_objects PRIVATE ${WP_DEFINES})
+  target_compile_options(${target}_objects PRIVATE ${WP_COMPILE_OPTIONS})
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/${target}.prefixed)
+  file(MAKE_DIRECTORY ${dir})
+  set(outs)
+  list(LENGTH WP_SOURCES n)
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE ${last})
+    list(APPEND outs ${dir}/${i}.o)
+  endforeach()
+  string(REPLACE ";" "|" outs_arg "${outs}")
+  add_custom_command(OUTPUT ${outs}
+    COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DOBJCOPY=${CMAKE_OBJCOPY} -DPREFIX=${WP_PREFIX}
+            "-DOBJECTS=$<JOIN:$<TARGET_OBJECTS:${target}_objects>,|>" "-DOUT=${outs_arg}"
+            -P ${BAREMARK_DIR}/cmake/bm-prefix-symbols.cmake
+    DEPENDS ${target}_objects $<TARGET_OBJECTS:${target}_objects> ${BAREMARK_DIR}/cmake/bm-prefix-symbols.cmake
+    COMMENT "Prefixing the global names of ${target} with ${WP_PREFIX}" VERBATIM)
+  set_source_files_properties(${outs} PROPERTIES EXTERNAL_OBJECT ON GENERATED ON)
+  # A static library: the image links the objects its wrapper calls into (a program's main and
+  # what that reaches).
+  add_library(${target} STATIC ${outs})
+  set_target_properties(${target} PROPERTIES LINKER_LANGUAGE C)
 endfunction()
 
 # Step 1 of baremark_add_firmware, from its FW_* arguments, the options and the board: sets
@@ -94,16 +162,66 @@ function(_bm_fw_resolve)
     endforeach()
   endforeach()
   _bm_kit_target(${board} ${libc} kit)
+  # The kit's own build: its options name the third-party files and extra include folders of the
+  # image that reads BM_THIRD_PARTY_DIRS (a user's project gives them as arguments).
+  if(NOT users)
+    foreach(v THIRD_PARTY_FILES THIRD_PARTY_EXCLUDE)
+      if(NOT FW_${v} AND FW_THIRD_PARTY_DIRS AND "${FW_THIRD_PARTY_DIRS}" STREQUAL "${BM_THIRD_PARTY_DIRS}")
+        set(FW_${v} ${BM_${v}})
+      endif()
+    endforeach()
+    list(APPEND FW_INCLUDES ${BM_INCLUDE_DIRS})
+    set(FW_INCLUDES "${FW_INCLUDES}" PARENT_SCOPE)
+  endif()
+  if((FW_THIRD_PARTY_FILES OR FW_THIRD_PARTY_EXCLUDE) AND NOT FW_THIRD_PARTY_DIRS)
+    message(FATAL_ERROR "baremark_add_firmware(${name}): THIRD_PARTY_FILES/THIRD_PARTY_EXCLUDE pick files "
+                        "of THIRD_PARTY_DIRS, and no THIRD_PARTY_DIRS is given")
+  endif()
   _bm_glob_c(own_dir_srcs ${FW_BENCHMARK_DIRS})
-  _bm_glob_c(tp_dir_srcs ${FW_THIRD_PARTY_DIRS})
+  _bm_pick_third_party(tp_dir_srcs)
   set(own ${FW_SOURCES} ${own_dir_srcs})
   set(tp ${FW_THIRD_PARTY} ${tp_dir_srcs})
+  _bm_fw_cxx(${name} ${board} ${own} ${tp})
   if(NOT own AND NOT tp)
     message(FATAL_ERROR "baremark_add_firmware(${name}): no benchmark sources (SOURCES, BENCHMARK_DIRS, THIRD_PARTY, THIRD_PARTY_DIRS)")
   endif()
   foreach(v board libc select label built_for kit own tp)
     set(${v} "${${v}}" PARENT_SCOPE)
   endforeach()
+endfunction()
+
+# C++ sources of an image need the CXX language enabled, from the arch's g++: refused here, when
+# configured, naming what to install or what to add, not as a missing rule in the middle of the build.
+function(_bm_fw_cxx name board)
+  set(cxx)
+  foreach(f ${ARGN})
+    if(f MATCHES "\\.(cpp|cc|cxx|c\\+\\+)$")
+      list(APPEND cxx ${f})
+    endif()
+  endforeach()
+  if(NOT cxx)
+    return()
+  endif()
+  get_property(langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if("CXX" IN_LIST langs)
+    return()
+  endif()
+  list(GET cxx 0 first)
+  _bm_get(${board} BM_ARCH)
+  find_program(_gxx NAMES ${BM_CROSS}g++ NO_CACHE)
+  if(NOT _gxx)
+    set(pkg "g++")
+    if(BM_CROSS MATCHES "^aarch64-linux-gnu-$")
+      set(pkg g++-aarch64-linux-gnu)
+    elseif(NOT BM_CROSS STREQUAL "")
+      set(pkg "the package of ${BM_CROSS}gcc")
+    endif()
+    message(FATAL_ERROR "baremark_add_firmware(${name}): ${first} is C++, and ${board}'s arch (${BM_ARCH}) has no C++ "
+                        "compiler here: ${BM_CROSS}g++ is missing. Install it (sudo apt-get install ${pkg}), or "
+                        "leave the C++ sources out of this board's images.")
+  endif()
+  message(FATAL_ERROR "baremark_add_firmware(${name}): ${first} is C++, and C++ is not enabled in this project: "
+                      "name CXX in its project() call, e.g. project(mine C CXX ASM)")
 endfunction()
 
 # The image's C library: LIBC, else BM_LIBC, else the board's default; a hosted board's own.
@@ -137,12 +255,15 @@ function(_bm_fw_select name board users out)
       message(WARNING "baremark_add_firmware(${name}): its SELECT '${select}' is used, not BM_SELECT '${BM_SELECT}'")
     endif()
   endif()
-  if(users AND (BM_BENCHMARK_DIRS OR BM_THIRD_PARTY_DIRS))
+  if(users AND (BM_BENCHMARK_DIRS OR BM_THIRD_PARTY_DIRS OR BM_THIRD_PARTY_FILES OR BM_THIRD_PARTY_EXCLUDE
+                OR BM_INCLUDE_DIRS))
     get_property(_said GLOBAL PROPERTY BM_USER_DIRS_SAID)
     if(NOT _said)
       set_property(GLOBAL PROPERTY BM_USER_DIRS_SAID ON)
-      message(WARNING "BM_BENCHMARK_DIRS/BM_THIRD_PARTY_DIRS are read by the kit's own build only: in your "
-                      "project, name the folders in baremark_add_firmware(... BENCHMARK_DIRS ...)")
+      message(WARNING "BM_BENCHMARK_DIRS, BM_THIRD_PARTY_DIRS, BM_THIRD_PARTY_FILES, BM_THIRD_PARTY_EXCLUDE and "
+                      "BM_INCLUDE_DIRS are read by the kit's own build only: in your project, give them to "
+                      "baremark_add_firmware(... BENCHMARK_DIRS, THIRD_PARTY_DIRS, THIRD_PARTY_FILES, "
+                      "THIRD_PARTY_EXCLUDE, INCLUDES ...)")
     endif()
   endif()
   if(select STREQUAL "")
@@ -199,11 +320,11 @@ function(_bm_outside out dirs)
   set(${out} ${kept} PARENT_SCOPE)
 endfunction()
 
-# Every .c file under the given folders, recursively (re-globbed when files are added), but
-# none from a build tree there (this one, or any folder with a CMakeCache.txt: `cmake -B build`
-# inside the benchmarks' folder would otherwise build the kit's generated sources into every
-# image twice). Other sources there are not built, and are named: C++ is not the kit's
-# language, and assembly is one ISA's (give it to the images of its boards through SOURCES).
+# Every C and C++ file (.c, .cpp, .cc, .cxx) under the given folders, recursively (re-globbed
+# when files are added), but none from a build tree there (this one, or any folder with a
+# CMakeCache.txt: `cmake -B build` inside the benchmarks' folder would otherwise build the kit's
+# generated sources into every image twice). Assembly there is not built, and is named: it is one
+# ISA's (give it to the images of its boards through SOURCES).
 function(_bm_glob_c out)
   set(files)
   foreach(d ${ARGN})
@@ -214,8 +335,8 @@ function(_bm_glob_c out)
       get_filename_component(t ${t} DIRECTORY)
       list(APPEND skip ${t})
     endforeach()
-    file(GLOB_RECURSE f CONFIGURE_DEPENDS ${d}/*.c)
-    file(GLOB_RECURSE other ${d}/*.cpp ${d}/*.cc ${d}/*.cxx ${d}/*.c++ ${d}/*.S ${d}/*.s ${d}/*.asm)
+    file(GLOB_RECURSE f CONFIGURE_DEPENDS ${d}/*.c ${d}/*.cpp ${d}/*.cc ${d}/*.cxx)
+    file(GLOB_RECURSE other ${d}/*.S ${d}/*.s ${d}/*.asm)
     _bm_outside(f "${skip}" ${f})
     _bm_outside(other "${skip}" ${other})
     list(SORT f)
@@ -223,11 +344,74 @@ function(_bm_glob_c out)
     if(other)
       list(SORT other)
       string(REPLACE ";" ", " other "${other}")
-      message(WARNING "not built: ${other}: only .c files are built from a benchmark folder (C++ is not "
-                      "supported; assembly goes to the images of its boards through SOURCES)")
+      message(WARNING "not built: ${other}: C and C++ files are built from a benchmark folder, not assembly "
+                      "(one ISA's: it goes to the images of its boards through SOURCES)")
     endif()
   endforeach()
   set(${out} ${files} PARENT_SCOPE)
+endfunction()
+
+# A glob as a regex over a path relative to its folder: `*` and `?` stay within one folder, `**/`
+# is any number of folders (none included), `**` anything.
+function(_bm_glob_regex out glob)
+  string(REGEX REPLACE "([][.+^$(){}|\\])" "\\\\\\1" r "${glob}")
+  # (in this order, through placeholders: no path holds a newline or a tab)
+  set(from "**/" "**" "*" "?" "\n" "\t")
+  set(to "\n" "\t" "[^/]*" "[^/]" "(.*/)?" ".*")
+  foreach(f t IN ZIP_LISTS from to)
+    string(REPLACE "${f}" "${t}" r "${r}")
+  endforeach()
+  set(${out} "^${r}$" PARENT_SCOPE)
+endfunction()
+
+# The sources of FW_THIRD_PARTY_DIRS: every .c file under each folder (_bm_glob_c), or those whose
+# path relative to their folder matches a glob of FW_THIRD_PARTY_FILES, less those matching one of
+# FW_THIRD_PARTY_EXCLUDE, so an upstream tree (every program with its own main, test drivers,
+# ports for other systems) is built as it is. A glob that picks nothing is an error: a typo would
+# otherwise drop benchmarks from the image without a word.
+function(_bm_pick_third_party out)
+  set(picked)
+  foreach(kind FILES EXCLUDE)
+    set(${kind}_hit)
+  endforeach()
+  foreach(d ${FW_THIRD_PARTY_DIRS})
+    get_filename_component(d ${d} ABSOLUTE)
+    _bm_glob_c(all ${d})
+    foreach(f ${all})
+      file(RELATIVE_PATH rel ${d} ${f})
+      set(keep 1)
+      foreach(kind FILES EXCLUDE)
+        set(i 0)
+        set(matched 0)
+        foreach(g ${FW_THIRD_PARTY_${kind}})
+          _bm_glob_regex(re "${g}")
+          if(rel MATCHES "${re}")
+            set(matched 1)
+            list(APPEND ${kind}_hit ${i})
+          endif()
+          math(EXPR i "${i} + 1")
+        endforeach()
+        if((kind STREQUAL "FILES" AND FW_THIRD_PARTY_FILES AND NOT matched) OR (kind STREQUAL "EXCLUDE" AND matched))
+          set(keep 0)
+        endif()
+      endforeach()
+      if(keep)
+        list(APPEND picked ${f})
+      endif()
+    endforeach()
+  endforeach()
+  foreach(kind FILES EXCLUDE)
+    set(i 0)
+    foreach(g ${FW_THIRD_PARTY_${kind}})
+      if(NOT i IN_LIST ${kind}_hit)
+        message(FATAL_ERROR "baremark_add_firmware(${FW_NAME}): THIRD_PARTY_${kind} '${g}' matches no source "
+                            "under ${FW_THIRD_PARTY_DIRS} (globs are relative to the folder: * and ? within one "
+                            "folder, **/ any folders)")
+      endif()
+      math(EXPR i "${i} + 1")
+    endforeach()
+  endforeach()
+  set(${out} ${picked} PARENT_SCOPE)
 endfunction()
 
 # Step 2 of baremark_add_firmware: the executable <name>.elf from your sources (own, with
@@ -240,13 +424,16 @@ function(_bm_fw_image name board kit own tp)
   set_target_properties(${name} PROPERTIES SUFFIX ".elf" RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}
                         EXPORT_COMPILE_COMMANDS ON)
   target_link_libraries(${name} PRIVATE ${kit} ${FW_LIBRARIES})
-  # Each benchmark folder is on the include path of the image, with its include/ if it has one.
+  # Each benchmark folder is on the include path of the image, with its include/, inc/ and Inc/
+  # (STM32Cube's) if it has them; other folders go in INCLUDES (BM_INCLUDE_DIRS in the kit's build).
   foreach(d ${FW_BENCHMARK_DIRS} ${FW_THIRD_PARTY_DIRS})
     get_filename_component(d ${d} ABSOLUTE)
     target_include_directories(${name} PRIVATE ${d})
-    if(IS_DIRECTORY ${d}/include)
-      target_include_directories(${name} PRIVATE ${d}/include)
-    endif()
+    foreach(sub include inc Inc)
+      if(IS_DIRECTORY ${d}/${sub})
+        target_include_directories(${name} PRIVATE ${d}/${sub})
+      endif()
+    endforeach()
   endforeach()
   target_include_directories(${name} PRIVATE ${FW_INCLUDES})
   target_compile_definitions(${name} PRIVATE ${FW_DEFINES})
@@ -254,7 +441,11 @@ function(_bm_fw_image name board kit own tp)
   if(BM_SUITE_SMALL)
     target_compile_definitions(${name} PRIVATE BM_SUITE_SMALL=1) # little RAM: the kit's suite scales down
   endif()
-  target_compile_options(${name} PRIVATE ${FW_COMPILE_OPTIONS})
+  # -fstack-usage: each function's frame in <object>.su, the stack estimate of the fit plan.
+  target_compile_options(${name} PRIVATE ${FW_COMPILE_OPTIONS} "$<$<COMPILE_LANGUAGE:CXX>:${BM_CXX_FLAGS}>" -fstack-usage)
+  # Linked by the C driver, with or without C++ sources: g++ would add the C++ library, which
+  # freestanding code does not call (and most bare-metal toolchains here do not ship).
+  set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C)
   if(own)
     set_source_files_properties(${own} TARGET_DIRECTORY ${name} PROPERTIES COMPILE_OPTIONS "${BM_WARN_FLAGS}")
   endif()
@@ -308,14 +499,21 @@ function(_bm_fw_link name board select label built_for)
   # Every section placed by name (linker/common.ld): an unplaced one fails the link.
   target_link_options(${name} PRIVATE -L${BAREMARK_DIR}/linker -T${BM_DIR}/memory.ld -Wl,--orphan-handling=error)
   set_property(TARGET ${name} APPEND PROPERTY LINK_DEPENDS ${BM_DIR}/memory.ld ${BAREMARK_DIR}/linker/common.ld)
+  # The link through bm-size: an image that does not fit its board prints the fit plan (what each
+  # benchmark needs, a BM_SELECT that fits), is left unbuilt (<name>.not-built says why) and the
+  # tree's build goes on; the steps after the link then have nothing to do.
+  set(bm_size ${BAREMARK_DIR}/tools/bm-size --size ${CMAKE_SIZE})
+  string(REPLACE ";" " " launch "${bm_size} --link ${outdir}/${name}.elf --")
+  set_property(TARGET ${name} PROPERTY RULE_LAUNCH_LINK "${launch}")
+  set(if_built ${bm_size} --if-built ${name}.elf --)
   add_custom_command(TARGET ${name} POST_BUILD
-    COMMAND ${CMAKE_OBJCOPY} -O binary ${name}.elf ${name}.bin
-    COMMAND ${CMAKE_OBJCOPY} -O ihex ${name}.elf ${name}.hex
-    COMMAND ${BAREMARK_DIR}/tools/bm-size --size ${CMAKE_SIZE} ${name}.elf
+    COMMAND ${if_built} ${CMAKE_OBJCOPY} -O binary ${name}.elf ${name}.bin
+    COMMAND ${if_built} ${CMAKE_OBJCOPY} -O ihex ${name}.elf ${name}.hex
+    COMMAND ${if_built} ${bm_size} ${name}.elf
     WORKING_DIRECTORY ${outdir} BYPRODUCTS ${outdir}/${name}.bin ${outdir}/${name}.hex ${outdir}/${name}.map VERBATIM)
   if(BM_POST_BUILD)
     _bm_subst(post "${BM_POST_BUILD}" ${name} ${outdir} ${board})
-    add_custom_command(TARGET ${name} POST_BUILD COMMAND ${post} WORKING_DIRECTORY ${outdir} VERBATIM)
+    add_custom_command(TARGET ${name} POST_BUILD COMMAND ${if_built} ${post} WORKING_DIRECTORY ${outdir} VERBATIM)
   endif()
 endfunction()
 
@@ -458,7 +656,12 @@ function(_bm_fw_targets name board built_for no_tests)
     endif()
   endforeach()
   if(NOT no_tests AND BM_QEMU)
-    add_test(NAME ${name}.boot COMMAND ${runner} --quiet --check -- ${qemu})
+    # (an image that did not fit: the test says "not built" and why, bm-size --link)
+    set(if_built ${BAREMARK_DIR}/tools/bm-size --boot-test ${outdir}/${name}.elf --)
+    if(BM_HOSTED)
+      set(if_built)
+    endif()
+    add_test(NAME ${name}.boot COMMAND ${if_built} ${runner} --quiet --check -- ${qemu})
     set_tests_properties(${name}.boot PROPERTIES TIMEOUT 600)
   endif()
 endfunction()

@@ -16,6 +16,9 @@ set(BM_LABEL "" CACHE STRING "A label for this build, printed in the meta record
 set(BM_SELECT "" CACHE STRING "Regular expression (Python re.search): the benchmarks an image contains (empty: all)")
 set(BM_BENCHMARK_DIRS "" CACHE STRING "Folders of your own benchmarks, searched recursively for .c files")
 set(BM_THIRD_PARTY_DIRS "" CACHE STRING "Folders of benchmark code you do not own: built without -Werror")
+set(BM_THIRD_PARTY_FILES "" CACHE STRING "Globs (relative to a BM_THIRD_PARTY_DIRS folder) of the files to build there (empty: every .c)")
+set(BM_THIRD_PARTY_EXCLUDE "" CACHE STRING "Globs (relative to a BM_THIRD_PARTY_DIRS folder) of files not to build there")
+set(BM_INCLUDE_DIRS "" CACHE STRING "Extra include folders for the benchmark sources (absolute paths)")
 set(BM_WARN_FLAGS "-Wall;-Wextra;-Werror" CACHE STRING "Warning flags for your own benchmark sources")
 # Renamed options (old:new; the unit is in the new name): an old one given still works, with a
 # warning naming the new one, and leaves the cache (given again, it is read again).
@@ -80,16 +83,16 @@ endif()
 if(NOT BM_LABEL MATCHES "^[-A-Za-z0-9_.,:+=/@ ]*$")
   message(FATAL_ERROR "BM_LABEL='${BM_LABEL}': use letters, digits, space and -_.,:+=/@ only.")
 endif()
-foreach(_d ${BM_BENCHMARK_DIRS} ${BM_THIRD_PARTY_DIRS})
+foreach(_d ${BM_BENCHMARK_DIRS} ${BM_THIRD_PARTY_DIRS} ${BM_INCLUDE_DIRS})
   if(NOT IS_ABSOLUTE "${_d}")
     # (relative to what? the kit's folder has a benchmarks/ of its own, and a build re-runs
     # CMake from the build folder: only an absolute path means one folder)
-    message(FATAL_ERROR "BM_BENCHMARK_DIRS/BM_THIRD_PARTY_DIRS: '${_d}' is a relative path: give it absolute "
+    message(FATAL_ERROR "BM_BENCHMARK_DIRS/BM_THIRD_PARTY_DIRS/BM_INCLUDE_DIRS: '${_d}' is a relative path: give it absolute "
                         "(e.g. -DBM_BENCHMARK_DIRS=\"$PWD/${_d}\").")
   endif()
   get_filename_component(_abs "${_d}" ABSOLUTE BASE_DIR ${CMAKE_SOURCE_DIR})
   if(NOT IS_DIRECTORY "${_abs}")
-    message(FATAL_ERROR "BM_BENCHMARK_DIRS/BM_THIRD_PARTY_DIRS: '${_d}' is not a folder "
+    message(FATAL_ERROR "BM_BENCHMARK_DIRS/BM_THIRD_PARTY_DIRS/BM_INCLUDE_DIRS: '${_d}' is not a folder "
                         "(absolute, or relative to ${CMAKE_SOURCE_DIR}).")
   endif()
 endforeach()

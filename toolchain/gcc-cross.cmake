@@ -18,6 +18,14 @@ if(NOT CMAKE_C_COMPILER)
   message(FATAL_ERROR "${BM_CROSS}gcc not found. Install it with: sudo apt-get install ${BM_CROSS_PACKAGES} (or run tools/setup)")
 endif()
 set(CMAKE_ASM_COMPILER ${CMAKE_C_COMPILER})
+# The C++ compiler, for C++ benchmarks (docs/firmware.md, "C++ benchmarks"): the arch's g++ when
+# installed (riscv64-unknown-elf-g++ and arm-none-eabi-g++ come with the C compiler's package;
+# aarch64-linux-gnu-g++ is g++-aarch64-linux-gnu). Without it only C builds, and an image with
+# C++ sources says which package to install.
+find_program(BM_CXX_COMPILER NAMES ${BM_CROSS}g++ NO_CACHE)
+if(BM_CXX_COMPILER)
+  set(CMAKE_CXX_COMPILER ${BM_CXX_COMPILER})
+endif()
 foreach(_tool objcopy size nm objdump)
   string(TOUPPER ${_tool} _var)
   find_program(CMAKE_${_var} ${BM_CROSS}${_tool})

@@ -4,10 +4,40 @@
 #ifndef BM_BENCH_H
 #define BM_BENCH_H
 
-#include <stddef.h>
+/* Third-party code includes this beside headers of its own, in any order (docs/firmware.md,
+ * "Third-party code"): this header includes only <stdint.h> and the arch's counter reads, names
+ * size_t as the compiler's __SIZE_TYPE__ (no <stddef.h>, so a header's own `typedef unsigned
+ * size_t;` does not clash with it), and reads <stdint.h>'s type names with any macro of that name
+ * set aside (a header's `#define int32_t int` stays in force for the code after it); its macros,
+ * expanded in such code, name the compiler's types (__UINT32_TYPE__, __SIZE_TYPE__). */
+#pragma push_macro("int8_t")
+#pragma push_macro("int16_t")
+#pragma push_macro("int32_t")
+#pragma push_macro("int64_t")
+#pragma push_macro("uint8_t")
+#pragma push_macro("uint16_t")
+#pragma push_macro("uint32_t")
+#pragma push_macro("uint64_t")
+#pragma push_macro("intptr_t")
+#pragma push_macro("uintptr_t")
+#undef int8_t
+#undef int16_t
+#undef int32_t
+#undef int64_t
+#undef uint8_t
+#undef uint16_t
+#undef uint32_t
+#undef uint64_t
+#undef intptr_t
+#undef uintptr_t
+
 #include <stdint.h>
 
-#include "bm/port.h"
+#include "arch/arch.h" /* struct arch_snap, arch_snap_begin/end (bm/port.h says what they are) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Counter deltas for one timed batch (before overhead subtraction). */
 struct bm_delta {
@@ -40,7 +70,7 @@ struct bm_bench {
 	 *  benchmark (bm/port.h, arch_state_restore) still apply. */
 	uint8_t privileged;
 	/** Set by BM_BENCHMARK: the bytes its BM_SCRATCH declares (NULL: none declared). */
-	const size_t *scratch_bytes;
+	const __SIZE_TYPE__ *scratch_bytes;
 };
 
 /* Keep `value` alive and opaque to the optimizer; "memory" makes pending stores visible. */
@@ -59,10 +89,10 @@ struct bm_bench {
  * instructions on most cores) is part of the figures, as the meta record says. noipa: no caller
  * gets a copy specialised to its constant iters (the probe's must be the same code). */
 #define BM_DEFINE_BATCH(name_)                                                                 \
-	static __attribute__((noipa)) void bm_batch_##name_(uint32_t iters, struct bm_delta *d) \
+	static __attribute__((noipa)) void bm_batch_##name_(__UINT32_TYPE__ iters, struct bm_delta *d) \
 	{                                                                                      \
 		struct arch_snap b, e;                                                         \
-		uint32_t k_ = iters;                                                           \
+		__UINT32_TYPE__ k_ = iters;                                                            \
 		arch_snap_begin(&b);                                                           \
 		do {                                                                           \
 			bm_body_##name_();                                                     \
@@ -82,13 +112,36 @@ struct bm_bench {
 #define BM_BENCHMARK_(name_, verify_, ...)                                                     \
 	static inline __attribute__((always_inline)) void bm_body_##name_(void);               \
 	BM_DEFINE_BATCH(name_)                                                                 \
-	extern const size_t bm_scratch_bytes_##name_ __attribute__((weak));                    \
-	static const struct bm_bench bm_desc_##name_ = {                                       \
-		.name = #name_, .batch = bm_batch_##name_, .verify = verify_,                  \
-		.scratch_bytes = &bm_scratch_bytes_##name_, __VA_ARGS__};                      \
-	static const struct bm_bench *const bm_reg_##name_                                     \
+	extern const __SIZE_TYPE__ bm_scratch_bytes_##name_ __attribute__((weak));                    \
+	BM_DESC_DIAG_PUSH_                                                                     \
+	static const struct bm_bench bm_desc_##name_ = BM_DESC_INIT_(name_, verify_, __VA_ARGS__); \
+	BM_DESC_DIAG_POP_                                                                      \
+	static const struct bm_bench *const bm_reg_##name_ BM_REG_SYMBOL_(name_)               \
 		__attribute__((used, section(".bm_bench." #name_))) = &bm_desc_##name_;        \
 	static inline __attribute__((always_inline)) void bm_body_##name_(void)
+
+/* The descriptor's initialiser. C++ (g++'s designated initialisers) takes the fields in their
+ * order of declaration only, so there the optional fields (given in that order: .setup before
+ * .bytes) come before .scratch_bytes, the last one; the fields not given are zero, as in C
+ * (g++'s -Wextra would name each one). */
+#ifdef __cplusplus
+#define BM_DESC_DIAG_PUSH_                                                                     \
+	_Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")
+#define BM_DESC_DIAG_POP_ _Pragma("GCC diagnostic pop")
+/* The registration's symbol keeps its C name (g++ mangles a static variable's: _ZL..), which the
+ * build looks for (tools/bm-link: bm_reg_<name>). */
+#define BM_REG_SYMBOL_(name_) __asm__("bm_reg_" #name_)
+#define BM_DESC_INIT_(name_, verify_, ...)                                                     \
+	{.name = #name_, .batch = bm_batch_##name_, .verify = verify_,                         \
+	 __VA_ARGS__ __VA_OPT__(, ).scratch_bytes = &bm_scratch_bytes_##name_}
+#else
+#define BM_DESC_DIAG_PUSH_
+#define BM_DESC_DIAG_POP_
+#define BM_REG_SYMBOL_(name_)
+#define BM_DESC_INIT_(name_, verify_, ...)                                                     \
+	{.name = #name_, .batch = bm_batch_##name_, .verify = verify_,                         \
+	 .scratch_bytes = &bm_scratch_bytes_##name_, __VA_ARGS__}
+#endif
 
 /* The registry: pointers to descriptors, one input section .bm_bench.<name> each, which the build
  * (tools/bm-link) keeps for the selected benchmarks in name order between these bounds; a name
@@ -112,11 +165,26 @@ extern const struct bm_bench *const __stop_bm_bench[];
 #define BM_SCRATCH(name_, bytes_) BM_SCRATCH_(name_, bytes_)
 #define BM_SCRATCH_(name_, bytes_)                                                             \
 	static const char bm_need_##name_[(bytes_)] __attribute__((used, section(".bm_need." #name_))); \
-	extern const size_t bm_scratch_bytes_##name_;                                          \
-	const size_t bm_scratch_bytes_##name_ = (bytes_)
-void *bm_scratch_alloc(size_t bytes, size_t align);
-size_t bm_scratch_size(void);
+	extern const __SIZE_TYPE__ bm_scratch_bytes_##name_;                                          \
+	const __SIZE_TYPE__ bm_scratch_bytes_##name_ = (bytes_)
+void *bm_scratch_alloc(__SIZE_TYPE__ bytes, __SIZE_TYPE__ align);
+__SIZE_TYPE__ bm_scratch_size(void);
 /* A value the compiler cannot see through, for seeding inputs (CoreMark-style). */
 uint32_t bm_seed(uint32_t x);
+
+#ifdef __cplusplus
+}
+#endif
+
+#pragma pop_macro("int8_t")
+#pragma pop_macro("int16_t")
+#pragma pop_macro("int32_t")
+#pragma pop_macro("int64_t")
+#pragma pop_macro("uint8_t")
+#pragma pop_macro("uint16_t")
+#pragma pop_macro("uint32_t")
+#pragma pop_macro("uint64_t")
+#pragma pop_macro("intptr_t")
+#pragma pop_macro("uintptr_t")
 
 #endif /* BM_BENCH_H */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "bm/bench.h"
+#include "bm/port.h" /* the port contract the harness and the start-up drive */
 
 #define BM_FORMAT_TABLE   0x1u  /* human header, table rows and the closing line */
 #define BM_FORMAT_RECORDS 0x2u  /* JSON records */

@@ -43,4 +43,28 @@
 		bm_do_not_optimize(bm_wrap_result_##name_);                                     \
 	}
 
+/* Registers benchmark `name_` for a program of a suite whose programs each define main (TACLe-
+ * style: <prog>_init, <prog>_main, <prog>_return), built by baremark_wrap_program with its global
+ * names prefixed (docs/firmware.md, "Third-party code"), so the names given here are the renamed
+ * ones: setup calls init_ (void init_(void)), the body calls main_ (void main_(void)) once per
+ * iteration, verify calls check_ (int check_(void), 0 when the result is right, as the
+ * program's own main returns it). */
+#define BM_WRAP_PROGRAM(name_, init_, main_, check_)                                            \
+	void init_(void);                                                                       \
+	void main_(void);                                                                       \
+	int check_(void);                                                                       \
+	static int bm_wrap_setup_##name_(void)                                                  \
+	{                                                                                       \
+		init_();                                                                        \
+		return 0;                                                                       \
+	}                                                                                       \
+	static int bm_wrap_verify_##name_(void)                                                 \
+	{                                                                                       \
+		return check_() == 0 ? 0 : -1;                                                  \
+	}                                                                                       \
+	BM_BENCHMARK(name_, bm_wrap_verify_##name_, .setup = bm_wrap_setup_##name_)            \
+	{                                                                                       \
+		main_();                                                                        \
+	}
+
 #endif /* BM_WRAP_H */
