@@ -22,7 +22,7 @@ import signal
 import sys
 
 from . import log as logmod
-from . import rules, stream
+from . import model, rules, stream
 from .errors import UsageError
 from .options import count, seconds
 
@@ -67,6 +67,7 @@ def add_arguments(p):
     p.add_argument("--quiet", action="store_true", help="do not stream the console")
     p.add_argument("--save", metavar="FILE", help="write the console output of the (last) run to this file")
     p.add_argument("--log", metavar="FILE", help="judge this saved console log instead of running a command")
+    model.add_arguments(p)
     p.add_argument("cmd", nargs=argparse.REMAINDER, help="-- command to run")
 
 
@@ -198,7 +199,11 @@ def main(args):
                              f"or `bm check {exe}`")
         hint = f": install the Debian package {args.package} (tools/setup does)" if args.package else ""
         raise UsageError(f"{exe} not found{hint}")
-    echo = None if args.quiet else stream.echo_to(sys.stdout.buffer)
+    counts = None
+    if args.model:
+        # (the console is shown once the model's counts are merged into its records)
+        cmd, counts = model.prepare(cmd, args)
+    echo = None if args.quiet or counts else stream.echo_to(sys.stdout.buffer)
     first = None
     status = 0
     for i in range(args.runs):
@@ -207,6 +212,15 @@ def main(args):
         except OSError as e:
             say(f"cannot start {exe}: {e.strerror or e}")
             return BROKEN
+        if counts and not res.timed_out:
+            try:
+                res.data = model.merge(res.data, counts, args.model_geometry)
+            except ValueError as e:
+                say(f"cache model: {e}")
+                return BROKEN
+        if counts and not args.quiet:
+            sys.stdout.buffer.write(res.data)
+            sys.stdout.flush()
         if args.save:
             logmod.write(args.save, res.data)
         lg = logmod.analyze(res.data, "console")
