@@ -193,3 +193,71 @@ def merge(data, counts_path, geo):
             last = at + len(rec.text)
     out.append(data[last:])
     return b"".join(out)
+
+
+# ---- the checker's rules (called by rules.check_meta and rules.check_result) ----
+
+def meta_problems(d):
+    """The meta record's "model" (absent when the run had no model): the geometry of a cache that can exist."""
+    if "model" not in d:
+        return []
+    m = d["model"]
+    if not isinstance(m, dict) or set(m) != set(LEVELS):
+        return [f"model must be an object with exactly {', '.join(LEVELS)}"]
+    errs = []
+    for lv in LEVELS:
+        g = m[lv]
+        if g is None and lv == "l2":
+            continue
+        if not isinstance(g, dict) or set(g) != {"size_bytes", "ways", "line_bytes"} or \
+                not all(isinstance(v, int) and not isinstance(v, bool) for v in g.values()):
+            errs.append(f"model.{lv} must be {{\"size_bytes\", \"ways\", \"line_bytes\"}} integers"
+                        f"{' or null' if lv == 'l2' else ''}")
+            continue
+        why = geometry_problem(g["size_bytes"], g["ways"], g["line_bytes"])
+        if why:
+            errs.append(f"model.{lv}: {why}")
+    return errs
+
+
+def event_problems(d):
+    """An ok result's "events" counted by the model: known names, per-iteration decimals, and what a
+    cache implies (misses within accesses, an L2 access per L1 miss)."""
+    if "events" not in d:
+        return []
+    ev = d["events"]
+    if not isinstance(ev, dict) or not ev:
+        return ["events must be a non-empty object"]
+    errs, fig = [], {}
+    for name, v in ev.items():
+        if not isinstance(v, dict) or v.get("source") != "model":
+            continue                     # (counted by another source: its own rules)
+        if name not in COUNTS:
+            errs.append(f"events.{name}: the cache model counts {', '.join(COUNTS)} only")
+            continue
+        if set(v) != {"mean", "p50", "source"}:
+            errs.append(f"events.{name} must hold exactly mean, p50 and source")
+            continue
+        for k in ("mean", "p50"):
+            x = v[k]
+            if not isinstance(x, (Decimal, int)) or isinstance(x, bool) or x < 0 or x > records.DEC_MAX \
+                    or (isinstance(x, Decimal) and x != x.quantize(MILLI)):
+                errs.append(f"events.{name}.{k} must be a decimal >= 0 with at most 3 places")
+                break
+        else:
+            fig[name] = v
+    for part, whole in (("l1d_miss", "l1d_access"), ("l1i_miss", "l1i_access"), ("l2_miss", "l2_access")):
+        if part in fig and whole in fig:
+            for k in ("mean", "p50"):
+                if fig[part][k] > fig[whole][k]:
+                    errs.append(f"events.{part}.{k} = {fig[part][k]} > events.{whole}.{k} = {fig[whole][k]}: "
+                                "a cache misses at most every access")
+    if "l2_access" in fig and "l1d_miss" in fig and "l1i_miss" in fig:
+        # every L1 miss is one L2 access: the means agree up to the rounding of three figures
+        diff = abs(fig["l2_access"]["mean"] - fig["l1d_miss"]["mean"] - fig["l1i_miss"]["mean"])
+        if diff > Decimal("0.0015"):
+            errs.append(f"events.l2_access.mean = {fig['l2_access']['mean']}, but the L1 misses it counts sum "
+                        f"to {fig['l1d_miss']['mean'] + fig['l1i_miss']['mean']}")
+    if "l2_access" in fig and not ("l1d_miss" in fig and "l1i_miss" in fig):
+        errs.append("events: l2 figures without both L1 miss counts")
+    return errs

@@ -34,6 +34,9 @@ void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
+const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
+void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_udata_cb_t cb,
+                                            enum qemu_plugin_cb_flags flags, void *userdata);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *userdata);
@@ -91,15 +94,21 @@ static const char *const count_name[NCOUNT] = {"l1d_access", "l1d_miss", "l1i_ac
                                                 "l2_miss"};
 static struct cache l1d, l1i, l2;
 static bool have_l2;
-static uint64_t now[NCOUNT];  /* since boot: a window's counts are differences */
-static uint64_t opened[NCOUNT];
-static bool open;
+static uint64_t now[NCOUNT];       /* since boot: what a region counted is a difference */
+static uint64_t win[NCOUNT];       /* the open window's counts */
+static uint64_t reg_start[NCOUNT];
+static bool open, region;
 static uint32_t window_samples;
-static int64_t bench = -1;    /* the benchmark index the kit marked, -1 none yet */
-static uint32_t bench_bits;   /* the index being marked, one bit per store */
+static int64_t bench = -1;         /* the benchmark index the kit marked, -1 none yet */
+static uint32_t bench_bits;        /* the index being marked, one bit per store */
 static uint64_t marker, marker_end;
 static const char *out_path;
 static FILE *out;
+/* The cycle-counter read that starts and ends each timed batch (arch_snap_begin/end), by target:
+ * inside a window only what lies between such reads is counted, so the batch's own calls and
+ * stack traffic around the body are not (what remains, the snapshot's stores, is the probe's).
+ * Without one for the target, the whole window counts. */
+static uint32_t cyc_mask, cyc_match;
 /* equal consecutive windows are printed once with a repeat count, so a deterministic run's
  * thousand samples take one line */
 static int64_t pend_bench = -1;
@@ -116,38 +125,53 @@ static void flush_pending(void)
 	pend_repeat = 0;
 }
 
-static void close_window(uint64_t after)
+/* A block's instructions are counted as it starts: at an edge inside a block, `after` (those
+ * that follow the edge's instruction in it) move to the right side of the edge. */
+static void region_on(uint64_t after)
 {
-	uint64_t d[NCOUNT];
+	memcpy(reg_start, now, sizeof now);
+	reg_start[L1I_ACC] -= after;
+	region = true;
+}
+
+static void region_off(uint64_t after)
+{
 	for (int k = 0; k < NCOUNT; k++)
-		d[k] = now[k] - opened[k];
-	d[L1I_ACC] -= after;
-	if (pend_repeat && pend_bench == bench && pend_samples == window_samples && !memcmp(d, pend, sizeof d)) {
+		win[k] += now[k] - reg_start[k];
+	win[L1I_ACC] -= after;
+	region = false;
+}
+
+static void close_window(void)
+{
+	if (pend_repeat && pend_bench == bench && pend_samples == window_samples && !memcmp(win, pend, sizeof win)) {
 		pend_repeat++;
 	} else {
 		flush_pending();
 		pend_bench = bench;
 		pend_samples = window_samples;
-		memcpy(pend, d, sizeof d);
+		memcpy(pend, win, sizeof win);
 		pend_repeat = 1;
 	}
 	open = false;
 }
 
-/* A block's instructions are counted as it starts: `after`, the instructions that follow the
- * marking store in its block, are moved to the right side of the window's edge.
- * The marker area (core/bm_model.c): +0 opens a window, +1 closes it, +2 adds a sample to the
+/* The marker area (core/bm_model.c): +0 opens a window, +1 closes it, +2 adds a sample to the
  * open window, +3 starts a benchmark's index (0), +4..+35 set index bit k, +36 ends the index. */
 static void mark(uint64_t off, uint64_t after)
 {
 	if (off == 0) {
-		memcpy(opened, now, sizeof now);
-		opened[L1I_ACC] -= after;
+		memset(win, 0, sizeof win);
 		open = true;
 		window_samples = 0;
+		if (!cyc_mask)
+			region_on(after);
 	} else if (off == 1) {
-		if (open)
-			close_window(after);
+		if (open) {
+			if (region)
+				region_off(after);
+			close_window();
+		}
 	} else if (off == 2) {
 		window_samples++;
 	} else if (off == 3) {
@@ -157,6 +181,20 @@ static void mark(uint64_t off, uint64_t after)
 	} else if (off == 36) {
 		bench = bench_bits;
 	}
+}
+
+/* A cycle-counter read (before it executes): the first of a batch starts its region after it,
+ * the second ends it before it. */
+static void on_cycle_read(unsigned int vcpu, void *u)
+{
+	(void)vcpu;
+	if (!open)
+		return;
+	uint64_t after = (uint64_t)(uintptr_t)u;
+	if (region)
+		region_off(after + 1);
+	else
+		region_on(after);
 }
 
 /* An L1 miss is an L2 access (instruction and data misses alike: the L2 is unified). */
@@ -227,6 +265,13 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		for (uint64_t ln = a; ln <= b; ln++)
 			if (ln != prev)
 				t->lines[t->n_lines++] = prev = ln;
+		if (cyc_mask && qemu_plugin_insn_size(insn) == 4) {
+			uint32_t op;
+			memcpy(&op, qemu_plugin_insn_data(insn), 4);
+			if ((op & cyc_mask) == cyc_match)
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_cycle_read, QEMU_PLUGIN_CB_NO_REGS,
+				                                       (void *)(uintptr_t)(n - 1 - i));
+		}
 		/* (its userdata: how many instructions of the block follow it) */
 		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
 		                                 (void *)(uintptr_t)(n - 1 - i));
@@ -251,7 +296,14 @@ static void at_exit(qemu_plugin_id_t id, void *u)
 __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
                                                                int argc, char **argv)
 {
-	(void)info;
+	/* aarch64: mrs Xt, pmccntr_el0; RISC-V: csrrs rd, cycle, x0 (rdcycle, the low half on RV32) */
+	if (info && info->target_name && !strcmp(info->target_name, "aarch64")) {
+		cyc_mask = 0xffffffe0u;
+		cyc_match = 0xd53b9d00u;
+	} else if (info && info->target_name && !strncmp(info->target_name, "riscv", 5)) {
+		cyc_mask = 0xfffff07fu;
+		cyc_match = 0xc0002073u;
+	}
 	const char *d = "32768:4:64", *i = "32768:4:64", *l2spec = NULL;
 	for (int k = 0; k < argc; k++) {
 		const char *a = argv[k];
