@@ -140,10 +140,10 @@ def figures(wins, iters, geo, name):
             continue                 # no L2: not counted, not a 0
         per, sum_ = [], 0
         for s, r, c in wins:
-            net = c[ev] - probe[ev]
+            net = c[ev] - probe[ev] * s          # (the probe's cost is a batch's: once per sample)
             if net < 0:
-                raise ValueError(f"benchmark {name}: a window counted {c[ev]} {ev}, fewer than the model's "
-                                 f"probe of an empty one ({probe[ev]}): its figures cannot be given")
+                raise ValueError(f"benchmark {name}: a window of {s} samples counted {c[ev]} {ev}, fewer than "
+                                 f"the model's probe of an empty batch ({probe[ev]} each): its figures cannot be given")
             per.append((Decimal(net) / Decimal(s * iters), s * r))
             sum_ += net * r
         per.sort()

@@ -134,26 +134,31 @@ static void region_on(uint64_t after)
 	region = true;
 }
 
+/* The counts so far as one window of `samples` samples. */
+static void emit(uint32_t samples)
+{
+	if (pend_repeat && pend_bench == bench && pend_samples == samples && !memcmp(win, pend, sizeof win)) {
+		pend_repeat++;
+	} else {
+		flush_pending();
+		pend_bench = bench;
+		pend_samples = samples;
+		memcpy(pend, win, sizeof win);
+		pend_repeat = 1;
+	}
+	memset(win, 0, sizeof win);
+}
+
+/* With the cycle reads known each region is one timed batch, a sample of its own (several come
+ * in one window when the benchmark runs unprivileged and the kit takes them in chunks). */
 static void region_off(uint64_t after)
 {
 	for (int k = 0; k < NCOUNT; k++)
 		win[k] += now[k] - reg_start[k];
 	win[L1I_ACC] -= after;
 	region = false;
-}
-
-static void close_window(void)
-{
-	if (pend_repeat && pend_bench == bench && pend_samples == window_samples && !memcmp(win, pend, sizeof win)) {
-		pend_repeat++;
-	} else {
-		flush_pending();
-		pend_bench = bench;
-		pend_samples = window_samples;
-		memcpy(pend, win, sizeof win);
-		pend_repeat = 1;
-	}
-	open = false;
+	if (cyc_mask)
+		emit(1);
 }
 
 /* The marker area (core/bm_model.c): +0 opens a window, +1 closes it, +2 adds a sample to the
@@ -170,7 +175,9 @@ static void mark(uint64_t off, uint64_t after)
 		if (open) {
 			if (region)
 				region_off(after);
-			close_window();
+			if (!cyc_mask)
+				emit(window_samples);
+			open = false;
 		}
 	} else if (off == 2) {
 		window_samples++;
