@@ -3,6 +3,7 @@
 per-window counts into the records (re-CRC'd): the meta record gets `"model"` (the geometry), each
 ok result `"events"` (per-iteration figures of l1d/l1i/l2 accesses and misses, `"source":"model"`).
 Also the checker's rules for those two keys: what no cache model can count is refused."""
+import atexit
 import os
 import tempfile
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -82,6 +83,13 @@ def marker_address(elf):
     return syms[0]["st_value"]
 
 
+def _remove(path):
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
 def prepare(cmd, args):
     """The command with the plugin loaded, and the file it writes its counts to."""
     if not os.path.isfile(args.model):
@@ -91,6 +99,7 @@ def prepare(cmd, args):
         raise UsageError("--model: the command names no .elf image: give it with --model-elf")
     fd, out = tempfile.mkstemp(prefix="bmcache-", suffix=".txt")
     os.close(fd)
+    atexit.register(_remove, out)
     geo = args.model_geometry
     spec = ",".join(f"{k}={':'.join(map(str, geo[k])) if geo[k] else 'none'}" for k in LEVELS)
     return cmd + ["-plugin", f"{args.model},marker={marker_address(elf):#x},out={out},{spec}"], out
