@@ -2,12 +2,14 @@
 # object library for a board and C library (core, arch, board, libc, with their flags); the
 # board's QEMU and runner command lines. Included by cmake/Baremark.cmake.
 include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/BaremarkModel.cmake)
 
 # Variables a board.cmake may set (boards/template/board.cmake documents each one)...
 set(_BM_BOARD_VARS BM_ARCH BM_CPU_FLAGS BM_BOARD_SOURCES BM_BOARD_LIBS BM_BOARD_DEFINES BM_HOSTED
     BM_LIBC_DEFAULT BM_QEMU BM_QEMU_VARIANTS BM_EXIT_MAP BM_FLASH BM_POST_BUILD BM_TEST_BAD_ADDRESS
     BM_TEST_FLASH_WRITE BM_TEST_CONSOLE_OFF BM_SUITE_SMALL BM_SELECT_DEFAULT BM_REQUIRE_RAM_FREE_BYTES
-    BM_DESCRIPTION BM_RUNS_ON BM_PRESET_CACHE BM_PRESET_VARIANTS CACHE INTERNAL "")
+    BM_DESCRIPTION BM_RUNS_ON BM_PRESET_CACHE BM_PRESET_VARIANTS BM_CACHE_L1D BM_CACHE_L1I BM_CACHE_L2
+    CACHE INTERNAL "")
 # ...under an older name (old:new, read with a warning naming the new one)...
 set(_BM_BOARD_RENAMED BM_REQUIRE_RAM_FREE:BM_REQUIRE_RAM_FREE_BYTES CACHE INTERNAL "")
 # ...and its arch.cmake.
@@ -247,6 +249,7 @@ function(bm_runner out board)
   if(NOT BM_QEMU_PACKAGE)
     set(BM_QEMU_PACKAGE libc-bin) # a hosted board: the runner starts the program itself
   endif()
+  bm_model_runner_args(model ${board})
   set(${out} ${BM_RUNNER} --exit-map ${BM_EXIT_MAP} --timeout ${BM_QEMU_TIMEOUT_S}
-      --package ${BM_QEMU_PACKAGE} PARENT_SCOPE)
+      --package ${BM_QEMU_PACKAGE} ${model} PARENT_SCOPE)
 endfunction()

@@ -4,6 +4,7 @@
  * runs inside a timed region except the generated batch functions. */
 #include "bm/build_info.h"
 #include "bm/harness_internal.h"
+#include "bm/model.h"
 #include "bm/out.h"
 #include "bm/wide.h"
 
@@ -202,7 +203,9 @@ static inline __attribute__((always_inline)) uint64_t take_some(const struct bm_
 				j->which = BM_USER_SAMPLES;
 				j->iters = iters;
 				j->n = n;
+				bm_model_open();
 				uint32_t taken = (uint32_t)bm_user_run(b, j);
+				bm_model_close(taken);
 				have = j->n;
 				k = 0;
 				if (taken == 0 || taken > n || have == 0 || have > BM_USER_CHUNK) {
@@ -217,7 +220,9 @@ static inline __attribute__((always_inline)) uint64_t take_some(const struct bm_
 			run = (uint32_t)j->s[k].count;
 			d = j->s[k++].d;
 		} else {
+			bm_model_open();
 			batch(iters, &d);
+			bm_model_close(1);
 		}
 		n -= run;
 		if (d.cycles == last.cycles && d.instret == last.instret) {
@@ -274,6 +279,7 @@ static int take_samples(const struct bm_bench *b, uint32_t iters, uint32_t sampl
 	unsigned quarters = samples >= 4 ? 4 : 1;
 	uint32_t done = 0;
 	int fail = 0;
+	bm_model_bench(b);
 	for (unsigned q = 0; q < 4; q++)
 		out->qmin[q] = UINT64_MAX;
 	for (unsigned q = 0; q < quarters; q++) {

@@ -24,3 +24,6 @@ set(BM_DESCRIPTION "BBC micro:bit v1, nRF51822 Cortex-M0, 16 KiB RAM")
 set(BM_RUNS_ON "`qemu-system-arm -machine microbit`, or the board")
 # No BM_TEST_CONSOLE_OFF: QEMU's nRF51 UART reads ENABLE back as 0, so the kit cannot tell a UART
 # a benchmark turned off from one it left on (it sets the UART up again after every benchmark).
+# Cache model (docs/cache-model.md): the core has no caches.
+set(BM_CACHE_L1I none)
+set(BM_CACHE_L1D none)

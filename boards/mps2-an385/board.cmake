@@ -14,3 +14,6 @@ set(BM_RUNS_ON "`qemu-system-arm -machine mps2-an385`")
 set(BM_PRESET_CACHE BM_LIBC=none)
 # The fault test turns the console off: CMSDK UART0's transmitter (CTRL.TXEN) disabled.
 set(BM_TEST_CONSOLE_OFF m32 0x40004008 0xfffffffe 0)
+# Cache model (docs/cache-model.md): the core has no caches.
+set(BM_CACHE_L1I none)
+set(BM_CACHE_L1D none)

@@ -15,3 +15,6 @@ set(BM_PRESET_newlib BM_LIBC=newlib)
 set(BM_PRESET_newlib_DESCRIPTION "the same with newlib-nano")
 # The fault test turns the console off: CMSDK UART0's transmitter (CTRL.TXEN) disabled.
 set(BM_TEST_CONSOLE_OFF m32 0x40004008 0xfffffffe 0)
+# Cache model (docs/cache-model.md): the core has no caches.
+set(BM_CACHE_L1I none)
+set(BM_CACHE_L1D none)

@@ -14,3 +14,6 @@ set(BM_DESCRIPTION "Cortex-M33 (ARMv8-M mainline, Secure state: PSPLIM, FLASH re
 set(BM_RUNS_ON "`qemu-system-arm -machine mps2-an505`")
 # How the fault test turns the console off (fault_console_off): CMSDK UART CTRL.TXEN cleared
 set(BM_TEST_CONSOLE_OFF m32 0x50200008 0xfffffffe 0)
+# Cache model (docs/cache-model.md): the core has no caches.
+set(BM_CACHE_L1I none)
+set(BM_CACHE_L1D none)

@@ -34,3 +34,9 @@ set(BM_RUNS_ON "TODO: `qemu-system-riscv32 -machine TODO`, or the board")
 #                                        # more presets, named <board>-v, each with a row in the table
 # set(BM_HOSTED ON)                      # a program on this machine (host-linux): no memory.ld
 # Placeholders: @ELF@ @BIN@ @HEX@ (the image), @NAME@ (its name), @OUTDIR@ (its folder), @DIR@ (this folder).
+# Cache geometry for the QEMU cache model (-DBM_QEMU_MODEL=cache, docs/cache-model.md), the real
+# part's as SIZE:WAYS:LINE in bytes, or none where the part has no such cache. Unset: a generic
+# 32 KiB 4-way L1I and L1D with 64-byte lines and no L2 (right for QEMU's virt machines).
+# set(BM_CACHE_L1I 32768:4:64)
+# set(BM_CACHE_L1D 32768:4:64)
+# set(BM_CACHE_L2 none)

@@ -4,7 +4,7 @@ Relations between records (names, meta, totals) are checked in boot.py."""
 import re
 from decimal import Decimal
 
-from . import derive, layout
+from . import derive, layout, model
 from .output import printable
 from .records import DEC_MAX, U64_MAX, NonFinite
 # (the firmware's values, tools/gen-shared; STATUSES and WARMUP_WINDOW are also taken from here)
@@ -24,7 +24,7 @@ QUANTILES = ("min", "p50", "p90", "p99", "p999", "max")
 # What "only ok carries figures" forbids on any other status.
 FIGURES = QUANTILES + ("mean", "stddev", "cv_ppm", "ci95", "bound_ppm", "tukey", "insns",
                        "p50_ns", "mean_ns", "ops_per_s", "cycle_hz", "core_cycles_p50", "core_cycles_mean",
-                       "drift_ppm", "unstable")
+                       "drift_ppm", "unstable", "events")
 
 
 def name_problem(name):
@@ -217,6 +217,7 @@ def check_meta(d: dict) -> list:
     f.bool("hist")
     _order(f, [("overhead_cycles", f.int("overhead_cycles")),
                ("overhead_cycles_max", f.int("overhead_cycles_max"))])
+    f.errs += model.meta_problems(d)
     return f.errs
 
 
@@ -312,6 +313,7 @@ def check_result(d: dict) -> list:
     for k in ("ops_per_s", "core_per_tick_ppm", "bytes", "expect_insns"):
         f.int(k, required=False)
     f.str("cflags", required=False)
+    f.errs += model.event_problems(d)
     if not f.errs:
         f.errs += derive.ns_problems(d)
         f.errs += derive.figure_problems(d)

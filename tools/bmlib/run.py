@@ -30,7 +30,7 @@ import signal
 import sys
 
 from . import log as logmod
-from . import rules, stream
+from . import model, rules, stream
 from .errors import UsageError
 from .lava_job import load_board
 from .options import count, seconds
@@ -83,6 +83,7 @@ def add_arguments(p):
     p.add_argument("--show", choices=SHOW, default=None,
                    help="what to stream: table (records hidden), all, auto = table on a terminal "
                         "(default: $BM_SHOW, else auto)")
+    model.add_arguments(p)
     p.add_argument("cmd", nargs=argparse.REMAINDER, help="-- command to run")
 
 
@@ -248,7 +249,12 @@ def main(args):
                              f"or `bm check {exe}`")
         hint = f": install the Debian package {args.package} (tools/setup does)" if args.package else ""
         raise UsageError(f"{exe} not found{hint}")
-    echo = echo_for(args)
+    counts = None
+    if args.model:
+        # (the console is shown once the model's counts are merged into its records)
+        cmd, counts = model.prepare(cmd, args)
+    shown = echo_for(args)
+    echo = None if counts else shown
     first = None
     status = 0
     for i in range(args.runs):
@@ -260,6 +266,16 @@ def main(args):
         finally:
             if hasattr(echo, "flush"):
                 echo.flush()
+        if counts and not res.timed_out:
+            try:
+                res.data = model.merge(res.data, counts, args.model_geometry)
+            except ValueError as e:
+                say(f"cache model: {e}")
+                return BROKEN
+        if counts and shown is not None:
+            shown(res.data)
+            if hasattr(shown, "flush"):
+                shown.flush()
         if args.save:
             logmod.write(args.save, res.data)
         lg = logmod.analyze(res.data, "console")
