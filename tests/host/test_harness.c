@@ -388,16 +388,23 @@ static void empty_reports_zero(void)
 /* setup_each around every timed run: one run a sample, every sample the fresh-input cost, which
  * is also the cold figure; setup_each's and teardown_each's cycles are the benchmark's own, not in
  * the figures; without it the same body's cold run stands apart from its warm ones. */
-static void setup_each_times_fresh_runs(void)
+static void run_fresh(const char *name, struct bm_config *cfg, struct bm_bench_result *res)
 {
 	fake_reset();
 	fake_read_cost_cycles = 5;
+	fake_read_cost_instret = 3;
+	each_in = each_out = 0;
+	run_named(name, cfg, res);
+}
+
+static void setup_each_times_fresh_runs(void)
+{
+	struct bm_bench_result res;
 	struct bm_config cfg;
+	each_fail_at = 0;
 	bm_config_defaults(&cfg);
 	cfg.samples = 100;
-	struct bm_bench_result res;
-	each_in = each_out = each_fail_at = 0;
-	run_named("stateful_each", &cfg, &res);
+	run_fresh("stateful_each", &cfg, &res);
 	BM_CHECK(res.ok);
 	BM_CHECK_EQ_U64(res.iters, 1);
 	BM_CHECK_EQ_U64(res.cold, 100);
@@ -410,9 +417,7 @@ static void setup_each_times_fresh_runs(void)
 	BM_CHECK(res.user_cycles >= (uint64_t)each_in * 500);
 	BM_CHECK(res.state_reason == 0); /* (a hosted build gives no verdict) */
 
-	fake_reset();
-	fake_read_cost_cycles = 5;
-	run_named("stateful_plain", &cfg, &res);
+	run_fresh("stateful_plain", &cfg, &res);
 	BM_CHECK(res.ok);
 	BM_CHECK_EQ_U64(res.cold, 100);
 	BM_CHECK_EQ_U64(res.warm1, 10);
@@ -420,11 +425,7 @@ static void setup_each_times_fresh_runs(void)
 	BM_CHECK(res.state_reason == 0);
 
 	/* an empty body: exactly 0 whatever its setup_each and teardown_each cost */
-	fake_reset();
-	fake_read_cost_cycles = 5;
-	fake_read_cost_instret = 3;
-	each_in = each_out = 0;
-	run_named("empty_each", &cfg, &res);
+	run_fresh("empty_each", &cfg, &res);
 	BM_CHECK(res.ok);
 	BM_CHECK_EQ_U64(res.iters, 1);
 	BM_CHECK_EQ_U64(res.cold, 0);
@@ -439,10 +440,8 @@ static void setup_each_times_fresh_runs(void)
 		const char *phase;
 	} fails[] = {{1, BM_PHASE_CALIBRATE}, {3, BM_PHASE_WARMUP}, {1 + BM_WARMUP_MIN + 1 + 50, BM_PHASE_SAMPLES}};
 	for (unsigned i = 0; i < sizeof fails / sizeof fails[0]; i++) {
-		fake_reset();
-		each_in = each_out = 0;
 		each_fail_at = fails[i].at;
-		run_named("stateful_each", &cfg, &res);
+		run_fresh("stateful_each", &cfg, &res);
 		BM_CHECK(!res.ok);
 		BM_CHECK_EQ_U64(res.status, BM_ST_FAIL);
 		BM_CHECK_STR(res.reason, "setup_each failed");
