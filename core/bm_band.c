@@ -1,5 +1,6 @@
 /* Calls into a benchmark's own code under a painted band, read when the call returns: setup,
- * verify, teardown and the body's first batch (one iteration, the calibration's first). A write
+ * verify, teardown and the body's first batch (one iteration, the calibration's first; with
+ * setup_each/teardown_each, every batch outside the samples, those two around it). A write
  * past the top of the benchmark's frame (a local array overrun) meets the band before any frame
  * of the kit's, and ends the benchmark as a trap; unbanded, it changed the harness's locals
  * (figures reported as good) or, on AArch64, where a frame's saved x29/x30 sit at its bottom, a
