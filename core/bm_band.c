@@ -1,5 +1,6 @@
 /* Calls into a benchmark's own code under a painted band, read when the call returns: setup,
- * verify, teardown and the body's first batch (one iteration, the calibration's first). A write
+ * verify, teardown and the body's first batch (one iteration, the calibration's first; with
+ * setup_each/teardown_each, every batch outside the samples, those two around it). A write
  * past the top of the benchmark's frame (a local array overrun) meets the band before any frame
  * of the kit's, and ends the benchmark as a trap; unbanded, it changed the harness's locals
  * (figures reported as good) or, on AArch64, where a frame's saved x29/x30 sit at its bottom, a
@@ -38,6 +39,19 @@ static __attribute__((noreturn, noinline)) void band_written(uintptr_t addr, uin
 	bm_board_exit(BM_EXIT_TRAP);
 }
 
+/* One batch as the benchmark's code runs it: between its setup_each and teardown_each when it
+ * has them (outside the batch's counter reads). Non-zero: its setup_each failed (no batch). */
+static inline __attribute__((always_inline)) int each_batch(const struct bm_bench *b, int each, uint32_t iters,
+                                                            struct bm_delta *d)
+{
+	if (each && b->setup_each && b->setup_each() != 0)
+		return 1;
+	b->batch(iters, d);
+	if (each && b->teardown_each)
+		b->teardown_each();
+	return 0;
+}
+
 /* The benchmark's side of a call into it (bm_user_run): runs as the benchmark's code, so it
  * reads and writes nothing of the kit's but the job (above the benchmark's stack) and b (in
  * read-only memory). */
@@ -54,15 +68,19 @@ static uintptr_t user_side(uintptr_t bp, uintptr_t jp)
 		b->teardown();
 		return 0;
 	case BM_USER_BATCH:
-		b->batch(j->iters, &j->s[0].d);
-		return 0;
+		return (uintptr_t)each_batch(b, bm_bench_each(b), j->iters, &j->s[0].d);
 	default: {
 		/* runs of equal readings, up to j->n batches; a chunk ends at its BM_USER_CHUNK-th run
-		 * (which may go on in the next chunk) */
+		 * (which may go on in the next chunk), or at a failed setup_each (each_failed) */
 		uint32_t taken = 0, k = 0;
 		struct bm_delta d;
+		int each = bm_bench_each(b);
+		j->each_failed = 0;
 		while (taken < j->n) {
-			b->batch(j->iters, &d);
+			if (each_batch(b, each, j->iters, &d) != 0) {
+				j->each_failed = 1;
+				break;
+			}
 			taken++;
 			if (k && d.cycles == j->s[k - 1].d.cycles && d.instret == j->s[k - 1].d.instret) {
 				j->s[k - 1].count++;
@@ -137,7 +155,7 @@ __attribute__((noinline, no_sanitize_address)) int bm_band_call(const struct bm_
 	} else switch (which) {
 	case BM_USER_BATCH:
 		kept.entry = (uintptr_t)b->batch;
-		b->batch(iters, d);
+		r = each_batch(b, bm_bench_each(b), iters, d);
 		break;
 	case BM_USER_SETUP:
 		kept.entry = (uintptr_t)b->setup;

@@ -72,6 +72,8 @@ struct samples_out {
 	uint32_t instret_hi;           /*   (< 2^24: at most 10^7 samples of < 2^64 each) */
 	uint32_t below;                /* batches under the overhead (counted as 0) */
 	uint64_t qmin[4];              /* the smallest batch of each quarter of the samples */
+	uint64_t outside;              /* setup_each benchmarks: the sample loops' cycles outside the
+	                                * batches (mostly its setup_each and teardown_each) */
 };
 
 /* The accounting of one batch's reading d, taken r times (1: a sample; more: a run of equal
@@ -102,16 +104,30 @@ static inline __attribute__((always_inline)) uint64_t account(const struct bm_de
 	return c;
 }
 
+static void fail(struct bm_bench_result *res, enum bm_status status, const char *why);
+
 /* One batch of the calibration or the warm-up: its cycles net of the overhead, its raw cycles
- * added to the benchmark's time in batches (the timed samples have their own loop, take_some). */
+ * added to the benchmark's time in batches (the timed samples have their own loop, take_some).
+ * A benchmark with setup_each/teardown_each has them around the batch, their cycles counted as
+ * its own code's; a failed setup_each fails the benchmark (0 returned). */
 static uint64_t run_batch(const struct bm_bench *b, uint32_t iters, int banded, const struct bm_overhead *oh,
                           struct bm_bench_result *res)
 {
 	struct bm_delta d;
-	if (banded || (ARCH_USER_ISOLATED && !b->privileged))
-		bm_band_call(b, BM_USER_BATCH, iters, &d, 0);
-	else
+	int each = bm_bench_each(b);
+	if (banded || each || (ARCH_USER_ISOLATED && !b->privileged)) {
+		uint64_t t0 = each ? bm_cycles_now() : 0;
+		if (bm_band_call(b, BM_USER_BATCH, iters, &d, 0) != 0) {
+			fail(res, BM_ST_FAIL, "setup_each failed");
+			return 0;
+		}
+		if (each) {
+			uint64_t t = bm_cycles_now() - t0;
+			res->user_cycles += t > d.cycles ? t - d.cycles : 0;
+		}
+	} else {
 		b->batch(iters, &d);
+	}
 	struct samples_out unused = {0}; /* (instructions are not counted before the samples) */
 	uint64_t ins_unused = 0;
 	return account(&d, 1, oh->cycles, d.instret, &res->body_cycles, &ins_unused, &unused);
@@ -181,8 +197,11 @@ static __attribute__((noinline)) int add_repeats(const struct bm_delta *d, uint3
  * sample; stops with *fail set as soon as the kit state's guard words are seen written over
  * (1), which is before anything more is written through it, or (chunked: the benchmark runs
  * unprivileged, BM_USER_CHUNK batches a call) when a chunk's readings are not what the batches
- * wrote (2). One body, two copies: the direct one is the kit's hot loop as it always was. */
-static inline __attribute__((always_inline)) uint64_t take_some(const struct bm_bench *b, int chunked, uint32_t iters,
+ * wrote (2), or when the benchmark's setup_each failed (3). One body, three copies: the direct one
+ * is the kit's hot loop as it always was; each (privileged, with setup_each/teardown_each around
+ * every batch) and chunked (the benchmark's side runs those) are the others. */
+static inline __attribute__((always_inline)) uint64_t take_some(const struct bm_bench *b, int chunked, int each,
+                                                                uint32_t iters,
                                                                 uint32_t n, uint64_t oh_cycles, uint64_t oh_instret,
                                                                 struct bm_kit_state *kit, struct samples_out *out,
                                                                 int *fail)
@@ -208,6 +227,10 @@ static inline __attribute__((always_inline)) uint64_t take_some(const struct bm_
 				bm_model_close(taken);
 				have = j->n;
 				k = 0;
+				if (j->each_failed) {
+					*fail = 3;
+					break;
+				}
 				if (taken == 0 || taken > n || have == 0 || have > BM_USER_CHUNK) {
 					*fail = 2;
 					break;
@@ -219,6 +242,16 @@ static inline __attribute__((always_inline)) uint64_t take_some(const struct bm_
 			}
 			run = (uint32_t)j->s[k].count;
 			d = j->s[k++].d;
+		} else if (each) {
+			if (b->setup_each && b->setup_each() != 0) {
+				*fail = 3;
+				break;
+			}
+			bm_model_open();
+			batch(iters, &d);
+			bm_model_close(1);
+			if (b->teardown_each)
+				b->teardown_each();
 		} else {
 			bm_model_open();
 			batch(iters, &d);
@@ -257,21 +290,30 @@ static __attribute__((noinline)) uint64_t take_direct(const struct bm_bench *b, 
                                                      uint64_t oh_cycles, uint64_t oh_instret, struct bm_kit_state *kit,
                                                      struct samples_out *out, int *fail)
 {
-	return take_some(b, 0, iters, n, oh_cycles, oh_instret, kit, out, fail);
+	return take_some(b, 0, 0, iters, n, oh_cycles, oh_instret, kit, out, fail);
+}
+
+static __attribute__((noinline)) uint64_t take_each(const struct bm_bench *b, uint32_t iters, uint32_t n,
+                                                   uint64_t oh_cycles, uint64_t oh_instret, struct bm_kit_state *kit,
+                                                   struct samples_out *out, int *fail)
+{
+	return take_some(b, 0, 1, iters, n, oh_cycles, oh_instret, kit, out, fail);
 }
 
 static __attribute__((noinline)) uint64_t take_chunked(const struct bm_bench *b, uint32_t iters, uint32_t n,
                                                       uint64_t oh_cycles, uint64_t oh_instret,
                                                       struct bm_kit_state *kit, struct samples_out *out, int *fail)
 {
-	return take_some(b, 1, iters, n, oh_cycles, oh_instret, kit, out, fail);
+	return take_some(b, 1, 0, iters, n, oh_cycles, oh_instret, kit, out, fail);
 }
 
 /* The timed samples, a quarter at a time. The smallest batch of each quarter: interrupts and
  * preemption only add time, so the minimum moves only when the machine itself got slower or
  * faster (a frequency or host-scheduling state), which the result then reports as drift, not as
  * one number. Returns -1 as soon as the kit state's guard words are written over, 1 when the
- * benchmark wrote over its chunk's readings, else 0. */
+ * benchmark wrote over its chunk's readings, 2 when its setup_each failed, else 0. With
+ * setup_each/teardown_each, what the quarters took besides their batches is the benchmark's
+ * (out->outside): two counter reads a quarter, none a sample. */
 static int take_samples(const struct bm_bench *b, uint32_t iters, uint32_t samples, const struct bm_overhead *oh,
                         struct bm_kit_state *kit, struct samples_out *out)
 {
@@ -282,13 +324,20 @@ static int take_samples(const struct bm_bench *b, uint32_t iters, uint32_t sampl
 	bm_model_bench(b);
 	for (unsigned q = 0; q < 4; q++)
 		out->qmin[q] = UINT64_MAX;
+	int each = bm_bench_each(b);
 	for (unsigned q = 0; q < quarters; q++) {
 		uint32_t end = (uint32_t)((uint64_t)samples * (q + 1) / quarters);
+		uint64_t t0 = each ? bm_cycles_now() : 0, body0 = out->body_cycles;
 		out->qmin[q] = ARCH_USER_ISOLATED && !b->privileged
 		                       ? take_chunked(b, iters, end - done, oh->cycles, oh->instret, kit, out, &fail)
-		                       : take_direct(b, iters, end - done, oh->cycles, oh->instret, kit, out, &fail);
+		               : each ? take_each(b, iters, end - done, oh->cycles, oh->instret, kit, out, &fail)
+		                      : take_direct(b, iters, end - done, oh->cycles, oh->instret, kit, out, &fail);
 		if (fail)
-			return fail == 1 ? -1 : 1;
+			return fail == 1 ? -1 : fail == 2 ? 1 : 2;
+		if (each) {
+			uint64_t t = bm_cycles_now() - t0, in = out->body_cycles - body0;
+			out->outside += t > in ? t - in : 0;
+		}
 		done = end;
 	}
 	return 0;
@@ -315,7 +364,9 @@ static int set_up(const struct bm_bench *b, struct bm_clock *clk, struct bm_benc
 }
 
 /* Calibration: the inner repeat count doubles until a batch lasts min_batch_cycles (best of two
- * at each step, so a cold first run does not stop it early), up to the benchmark's cap. */
+ * at each step, so a cold first run does not stop it early), up to the benchmark's cap. Its first
+ * batch, one run right after setup (and setup_each), is the cold figure. A benchmark with
+ * setup_each/teardown_each times one run per batch: its calibration is that run. */
 static uint32_t calibrate(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
                           struct bm_bench_result *res)
 {
@@ -324,8 +375,11 @@ static uint32_t calibrate(const struct bm_bench *b, const struct bm_config *cfg,
 	if (b->max_iters && b->max_iters < cap)
 		cap = b->max_iters;
 	uint32_t iters = 1;
+	res->cold = run_batch(b, 1, 1, oh, res);
+	if (bm_bench_each(b))
+		return 1;
 	for (;;) {
-		uint64_t c0 = run_batch(b, iters, iters == 1, oh, res);
+		uint64_t c0 = iters == 1 ? res->cold : run_batch(b, iters, 0, oh, res);
 		uint64_t c1 = run_batch(b, iters, 0, oh, res);
 		uint64_t c = c0 < c1 ? c0 : c1;
 		if (c >= cfg->min_batch_cycles || iters >= cap || iters > UINT32_MAX / 2)
@@ -348,6 +402,8 @@ static void warm_up(const struct bm_bench *b, const struct bm_config *cfg, const
 	for (;;) {
 		window[n % BM_WARMUP_WINDOW] = run_batch(b, res->iters, 0, oh, res);
 		n++;
+		if (!res->ok)
+			break;
 		if (n >= cfg->warmup_min && n >= BM_WARMUP_WINDOW && (n % BM_WARMUP_STEP == 0 || n >= cfg->warmup_max) &&
 		    bm_window_settled(window, BM_WARMUP_WINDOW, cfg->warmup_cv_ppm)) {
 			res->warmup_settled = 1;
@@ -421,7 +477,13 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 	if (set_up(b, clk, res) != 0)
 		return 0;
 	res->iters = calibrate(b, cfg, oh, res);
-	warm_up(b, cfg, oh, res);
+	if (res->ok)
+		warm_up(b, cfg, oh, res);
+	/* One warm run, alone: the cold run's like (a batch's further loop passes are no difference). */
+	if (res->ok)
+		res->warm1 = run_batch(b, 1, 0, oh, res);
+	if (!res->ok)
+		goto out;
 	/* Where the counter is not the core clock, measure the ratio now, per benchmark, so a
 	 * frequency change during the run shows up in the figures of the benchmark it hit. */
 	const struct arch_info *ai = arch_get_info();
@@ -439,11 +501,13 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 	if (taken < 0)
 		return -1;
 	if (taken > 0) {
-		fail(res, BM_ST_FAIL, "wrote over the readings of its timed batches (the kit's chunk above its stack)");
+		fail(res, BM_ST_FAIL, taken == 2 ? "setup_each failed"
+		                                 : "wrote over the readings of its timed batches (the kit's chunk above its stack)");
 		goto out;
 	}
 	if (stats_written(kit, cfg->samples, oh, &so, res))
 		goto out;
+	res->user_cycles += so.outside;
 	bm_guard_stats_seal(kit);
 	res->body_cycles += so.body_cycles;
 	res->below_overhead += so.below;
@@ -625,6 +689,32 @@ static __attribute__((noinline)) int run_guarded(const struct bm_bench *b, const
 	return 0;
 }
 
+/* Under deterministic QEMU every run of a body on the same input costs the same: a cold run (the
+ * first after setup and setup_each) that differs from a warm one, single run against single run,
+ * means the body's work depends on state it changes itself (an in-place sort timed on its own
+ * output). Compared against the single warm run and, at one run a sample, against every sample;
+ * within one tick where the counter is a timer (its phase moves a run's reading by one). NULL
+ * when they agree, or where runs may differ for other reasons (caches, an OS). */
+static const char *state_changed(const struct arch_info *ai, const struct bm_bench *b,
+                                 const struct bm_bench_result *res)
+{
+	if (!bm_build_info.icount)
+		return 0;
+	uint64_t tol = ai->icount_cycles_are_insns ? 0 : 1, c = res->cold;
+	int differs = c > res->warm1 + tol || c + tol < res->warm1;
+	if (res->iters == 1) {
+		uint64_t lo = res->rep.min_milli.lo / 1000, hi = res->rep.max_milli.lo / 1000;
+		differs |= c > hi + tol || c + tol < lo;
+	}
+	if (!differs)
+		return 0;
+	return bm_bench_each(b) ? "under deterministic QEMU the first run after setup_each cost other than the later "
+	                          "runs: the body's work depends on state its setup_each does not restore"
+	                        : "under deterministic QEMU the first run after setup cost other than the later runs: "
+	                          "the body's work depends on state it changes itself (timed on its own output?); "
+	                          "give it a setup_each that restores its input";
+}
+
 int bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
                struct bm_clock *clk, struct bm_kit_state *kit, struct bm_bench_result *res)
 {
@@ -633,6 +723,7 @@ int bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const stru
 	if (res->status != BM_ST_OK)
 		return 0;
 	summarize(oh, clk, &kit->stats, res);
+	res->state_reason = state_changed(arch_get_info(), b, res);
 	const char *why = instret_wrong(arch_get_info(), res);
 	if (why) {
 		bm_recover_phase(BM_PHASE_SAMPLES);

@@ -102,6 +102,13 @@ void bm_record_result_open(struct bm_record *r, const struct bm_run_info *run, c
 		bm_rec_u64(r, "stack_used_bytes", res->stack_used_bytes);
 	bm_rec_str(r, "unit", arch_cycle_unit(run->ai));
 	bm_rec_u64(r, "iters", res->iters);
+	bm_rec_u64(r, "cold", res->cold);
+	if (bm_build_info.icount) {
+		/* (the verdict exists only where runs on the same input cost the same) */
+		bm_rec_bool(r, "state_dependent", res->state_reason != 0);
+		if (res->state_reason)
+			bm_rec_str(r, "state_reason", res->state_reason);
+	}
 	bm_stats_record_fields(r, &res->rep);
 	if (run->ai->instret_counter)
 		bm_rec_milli128(r, "insns", res->instret_milli);

@@ -11,13 +11,13 @@
 
 #define LABEL_WIDTH 14
 
-enum { COL_N, COL_MIN, COL_P50, COL_P99, COL_MAX, COL_MEAN, COL_INSN, COL_NS, COL_OPS, COL_COUNT };
+enum { COL_N, COL_COLD, COL_MIN, COL_P50, COL_P99, COL_MAX, COL_MEAN, COL_INSN, COL_NS, COL_OPS, COL_COUNT };
 
 static const struct {
 	const char *title;
 	unsigned width; /* wide enough for typical figures; a wider one widens its row, never cut */
 } cols[COL_COUNT] = {
-	{"n", 6}, {"min", 11}, {"p50", 11}, {"p99", 11}, {"max", 11},
+	{"n", 6}, {"cold", 11}, {"min", 11}, {"p50", 11}, {"p99", 11}, {"max", 11},
 	{"mean", 11}, {"insn/it", 10}, {"ns/it", 10}, {"ops/s", 11},
 };
 
@@ -26,6 +26,7 @@ static const struct {
 
 static int short_seen; /* a row was marked '*': the closing legend explains it */
 static int drift_seen; /* a row was marked '~' */
+static int state_seen; /* a row was marked '?' */
 
 static int want_table(const struct bm_run_info *run)
 {
@@ -181,7 +182,7 @@ static void table_header(const struct bm_run_info *run)
 
 void bm_report_begin(const struct bm_run_info *run)
 {
-	short_seen = drift_seen = 0; /* a new run (host-linux --repetitions) */
+	short_seen = drift_seen = state_seen = 0; /* a new run (host-linux --repetitions) */
 	if (want_table(run))
 		print_header(run);
 	if (want_records(run))
@@ -210,6 +211,9 @@ static void cell(char *buf, const struct bm_run_info *run, const struct bm_bench
 	switch (col) {
 	case COL_N:
 		bm_fmt_u64(buf, rep->n);
+		return;
+	case COL_COLD:
+		bm_fmt_u64(buf, res->cold);
 		return;
 	case COL_INSN:
 		if (!run->ai->instret_counter) {
@@ -256,9 +260,18 @@ static void table_row(const struct bm_run_info *run, const struct bm_bench_resul
 		return;
 	}
 	int unstable = res->drift_ppm > BM_DRIFT_UNSTABLE_PPM;
-	bm_out_padded(res->short_interval ? (unstable ? "ok*~" : "ok*") : (unstable ? "ok~" : "ok"), STATUS_WIDTH, 0);
+	char mark[STATUS_WIDTH] = "ok", *m = mark + 2;
+	if (res->short_interval)
+		*m++ = '*';
+	if (unstable)
+		*m++ = '~';
+	if (res->state_reason)
+		*m++ = '?';
+	*m = 0;
+	bm_out_padded(mark, STATUS_WIDTH, 0);
 	short_seen |= res->short_interval;
 	drift_seen |= unstable;
+	state_seen |= res->state_reason != 0;
 	bm_fmt_u64(b, res->iters);
 	bm_out_padded(b, ITERS_WIDTH, 1);
 	for (unsigned c = 0; c < COL_COUNT; c++) {
@@ -291,7 +304,8 @@ void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int 
 	if (want_table(run)) {
 		bm_out_str("(");
 		bm_out_str(arch_cycle_unit(run->ai));
-		bm_out_str(" per iteration after overhead subtraction; insn/it = instructions retired");
+		bm_out_str(" per iteration after overhead subtraction; cold = the first run after setup (and "
+		           "setup_each), alone; insn/it = instructions retired");
 		if (short_seen)
 			bm_out_str("; ok* = the median batch is under 100x the counter read overhead or 100 ticks, so "
 			           "its figure rests on the overhead subtraction or the counter's resolution");
@@ -300,6 +314,10 @@ void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int 
 			           "another's by more than 5% (the machine's speed changed during the benchmark, "
 			           "or the benchmark's own cost changes from sample to sample: its figures mix "
 			           "two states)");
+		if (state_seen)
+			bm_out_str("; ok? = STATE-DEPENDENT: under deterministic QEMU its cold run cost other than a "
+			           "warm one, so the body's work depends on state it changes itself and the figures "
+			           "time runs on its own output: give it a setup_each that restores its input");
 		bm_out_str(")\n");
 		if (run->clk.cycle_hz) {
 			bm_out_str("clock: ");

@@ -43,6 +43,40 @@ BM_BENCHMARK(single, ok_verify, .max_iters = 1)
 	fake_work(7, 7);
 }
 
+/* A body whose cost depends on state it changes (100 cycles on fresh input, 10 after), with and
+ * without a setup_each that restores it, whose own work (500 cycles) must stay outside the
+ * figures; and an empty body between a setup_each and a teardown_each. */
+static int spent, each_in, each_out, each_fail_at;
+static int restore_state(void)
+{
+	spent = 0;
+	each_in++;
+	fake_work(500, 500);
+	return each_fail_at && each_in >= each_fail_at ? -1 : 0;
+}
+static void count_out(void)
+{
+	each_out++;
+	fake_work(300, 300);
+}
+static int in_equals_out(void)
+{
+	return each_in == each_out ? 0 : -1;
+}
+BM_BENCHMARK(stateful_each, ok_verify, .setup_each = restore_state)
+{
+	fake_work(spent ? 10 : 100, spent ? 10 : 100);
+	spent = 1;
+}
+BM_BENCHMARK(stateful_plain, ok_verify, .setup = restore_state)
+{
+	fake_work(spent ? 10 : 100, spent ? 10 : 100);
+	spent = 1;
+}
+BM_BENCHMARK(empty_each, in_equals_out, .setup_each = restore_state, .teardown_each = count_out)
+{
+}
+
 /* The counters wrap through 2^64 during the timed samples: the verify step before them starts
  * both just below the wrap (the x86 TSC and RV32's high halves cannot be set under QEMU, so the
  * subtraction across a wrap is checked here). */
@@ -351,6 +385,71 @@ static void empty_reports_zero(void)
 	BM_CHECK(res.short_interval);                /* all of it is overhead */
 }
 
+/* setup_each around every timed run: one run a sample, every sample the fresh-input cost, which
+ * is also the cold figure; setup_each's and teardown_each's cycles are the benchmark's own, not in
+ * the figures; without it the same body's cold run stands apart from its warm ones. */
+static void run_fresh(const char *name, struct bm_config *cfg, struct bm_bench_result *res)
+{
+	fake_reset();
+	fake_read_cost_cycles = 5;
+	fake_read_cost_instret = 3;
+	each_in = each_out = 0;
+	run_named(name, cfg, res);
+}
+
+static void setup_each_times_fresh_runs(void)
+{
+	struct bm_bench_result res;
+	struct bm_config cfg;
+	each_fail_at = 0;
+	bm_config_defaults(&cfg);
+	cfg.samples = 100;
+	run_fresh("stateful_each", &cfg, &res);
+	BM_CHECK(res.ok);
+	BM_CHECK_EQ_U64(res.iters, 1);
+	BM_CHECK_EQ_U64(res.cold, 100);
+	BM_CHECK_EQ_U64(res.warm1, 100);
+	BM_CHECK_EQ_U128(res.rep.min_milli, 100000);
+	BM_CHECK_EQ_U128(res.rep.max_milli, 100000);
+	BM_CHECK_EQ_U128(res.instret_milli, 100000);
+	/* cold, warm-up, the warm run and the samples: one setup_each each */
+	BM_CHECK_EQ_U64((uint64_t)each_in, 1 + res.warmup_batches + 1 + cfg.samples);
+	BM_CHECK(res.user_cycles >= (uint64_t)each_in * 500);
+	BM_CHECK(res.state_reason == 0); /* (a hosted build gives no verdict) */
+
+	run_fresh("stateful_plain", &cfg, &res);
+	BM_CHECK(res.ok);
+	BM_CHECK_EQ_U64(res.cold, 100);
+	BM_CHECK_EQ_U64(res.warm1, 10);
+	BM_CHECK(res.iters > 1);
+	BM_CHECK(res.state_reason == 0);
+
+	/* an empty body: exactly 0 whatever its setup_each and teardown_each cost */
+	run_fresh("empty_each", &cfg, &res);
+	BM_CHECK(res.ok);
+	BM_CHECK_EQ_U64(res.iters, 1);
+	BM_CHECK_EQ_U64(res.cold, 0);
+	BM_CHECK_EQ_U128(res.rep.max_milli, 0);
+	BM_CHECK_EQ_U128(res.instret_milli, 0);
+	BM_CHECK_EQ_U64(res.below_overhead, 0);
+	BM_CHECK(each_in > 1 && each_in == each_out);
+
+	/* a setup_each that fails: FAIL, named, in the phase where it did, no figure */
+	const struct {
+		int at;
+		const char *phase;
+	} fails[] = {{1, BM_PHASE_CALIBRATE}, {3, BM_PHASE_WARMUP}, {1 + BM_WARMUP_MIN + 1 + 50, BM_PHASE_SAMPLES}};
+	for (unsigned i = 0; i < sizeof fails / sizeof fails[0]; i++) {
+		each_fail_at = fails[i].at;
+		run_fresh("stateful_each", &cfg, &res);
+		BM_CHECK(!res.ok);
+		BM_CHECK_EQ_U64(res.status, BM_ST_FAIL);
+		BM_CHECK_STR(res.reason, "setup_each failed");
+		BM_CHECK_STR(res.phase, fails[i].phase);
+	}
+	each_fail_at = 0;
+}
+
 static void max_iters_respected(void)
 {
 	fake_reset();
@@ -604,6 +703,7 @@ int main(void)
 		BM_TEST_CASE(clock_estimate), BM_TEST_CASE(whole_run_records),
 		BM_TEST_CASE(no_selection_is_config_error), BM_TEST_CASE(counters_wrap),
 		BM_TEST_CASE(faults_are_reported), BM_TEST_CASE(changed_setup_fails_its_benchmark),
+		BM_TEST_CASE(setup_each_times_fresh_runs),
 	};
 	return bm_test_main(cases, sizeof cases / sizeof cases[0]);
 }

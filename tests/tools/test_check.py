@@ -372,3 +372,65 @@ def test_tick_insns_only_where_a_tick_is_a_count_of_instructions(built_for, unit
     assert (tick == []) if ok else (len(tick) == 1 and "tick_insns = 40" in tick[0]), msgs
     zero = _problems(_edit_meta(lines, lambda d: d.update(built_for="qemu-icount", cycle_unit=unit, tick_insns=0)))
     assert any("tick_insns" in m for m in zero), zero
+
+
+def _cold(cold, dep=None, why=None):
+    """An edit giving a result the cold figure and the deterministic verdict (core/bm_records.c)."""
+    def edit(d):
+        d["cold"] = cold
+        if dep is not None:
+            d["state_dependent"] = dep
+        if why is not None:
+            d["state_reason"] = why
+    return edit
+
+
+WHY = "the body's work depends on state it changes itself; give it a setup_each that restores its input"
+# (built_for, benchmark, edit, the words of the refusal) on the 14-benchmark log (crc32: iters 1,
+# every sample 11273)
+COLD_IMPOSSIBLE = [
+    ("flag-without-reason", "qemu-icount", "crc32", _cold(11273, True),
+     "state_dependent = true without a state_reason"),
+    ("reason-without-flag", "qemu-icount", "crc32", _cold(11273, False, WHY),
+     "state_dependent = false with a state_reason"),
+    ("cold-without-verdict", "qemu-icount", "crc32", _cold(11273),
+     "cold without state_dependent on a qemu-icount build"),
+    ("verdict-on-hardware", "hardware", "crc32", _cold(11273, False),
+     'state_dependent on a "hardware" build'),
+    ("unflagged-cold-outside-samples", "qemu-icount", "crc32", _cold(20000, False),
+     "state_dependent = false, but its cold run (20000) is outside its single-run samples"),
+    ("cold-negative", "qemu-icount", "crc32", _cold(-1, False), "cold"),
+]
+
+
+@pytest.mark.parametrize("case,built_for,name,edit,words", COLD_IMPOSSIBLE, ids=[c[0] for c in COLD_IMPOSSIBLE])
+def test_impossible_cold_and_verdict_refused(case, built_for, name, edit, words):
+    """The cold figure and the state-dependence verdict (docs/records.md): the verdict only from a
+    deterministic build, always there with a cold figure, a reason with the flag; at one run a
+    sample, a cold run outside the samples (by more than a tick) flagged."""
+    lines = corpus.realistic14(hist=False, built_for=built_for)
+    assert _problems(lines) == []
+    msgs = _problems(_edit_result(lines, name, edit))
+    assert len(msgs) == 1 and f"benchmark {name}: " in msgs[0] and words in msgs[0], msgs
+
+
+def test_possible_cold_and_verdict_accepted():
+    """What the harness prints stays accepted: the cold run equal to the samples, or a tick off
+    (a timer counter), unflagged; any cold run flagged with its reason; a batched benchmark's cold
+    run (not compared with per-iteration figures); the cold figure alone off deterministic builds;
+    and a log without cold (older firmware)."""
+    det = corpus.realistic14(hist=False)
+    for name, edit in (("crc32", _cold(11273, False)), ("crc32", _cold(11274, False)),
+                       ("crc32", _cold(20000, True, WHY)), ("sum_merged_loop", _cold(9000, False)),
+                       ("empty", _cold(0, False))):
+        assert _problems(_edit_result(det, name, edit)) == [], name
+    for built_for in ("hardware", "hosted", "qemu"):
+        lines = corpus.realistic14(hist=False, built_for=built_for)
+        assert _problems(_edit_result(lines, "crc32", _cold(20000))) == []
+
+
+def test_cold_on_a_failed_result_refused():
+    lines = corpus.failing_log()
+    i = next(k for k, l in enumerate(lines) if l.startswith('{"type":"result"') and '"status":"trap"' in l)
+    msgs = _problems(lines[:i] + [corpus.resign(lines[i], _cold(5))] + lines[i + 1:])
+    assert len(msgs) == 1 and "carries figures (cold): only ok does" in msgs[0], msgs

@@ -26,13 +26,15 @@ def add_arguments(p):
 def _status(res):
     """ok, with the firmware table's marks: ok* (short_interval: the median batch is under 100x
     the counter read overhead or 100 ticks, the figure rests on the subtraction or the resolution), ok~ (the machine's speed or
-    the benchmark's own cost moved during it: drift_ppm over 50,000); and ok! (a statistics
+    the benchmark's own cost moved during it: drift_ppm over 50,000), ok? (state_dependent: under
+    deterministic QEMU its cold run cost other than a warm one); and ok! (a statistics
     counter saturated: the moments are not exact); or the failure."""
     st = res.get("status")
     if st == "ok":
         flags = res.get("flags") if isinstance(res.get("flags"), dict) else {}
         return "ok" + ("*" if res.get("short_interval") is True else "") + \
-            ("~" if res.get("unstable") is True else "") + ("!" if flags.get("saturated") is True else "")
+            ("~" if res.get("unstable") is True else "") + ("?" if res.get("state_dependent") is True else "") + \
+            ("!" if flags.get("saturated") is True else "")
     where = f" in {res.get('phase')}" if res.get("phase") else ""
     return f"{st}: {res.get('reason', '')}{where}"
 
@@ -45,7 +47,7 @@ def per_run(runs, pick):
                 continue
             r = b.result.data
             raw = {"run": run.label, "benchmark": b.name, "status": _status(r), "unit": r.get("unit"),
-                   "iters": r.get("iters"), "n": r.get("n")}
+                   "iters": r.get("iters"), "n": r.get("n"), "cold": r.get("cold")}
             raw.update({k: r.get(k) for k in FIGS})
             raw.update({"cv": r.get("cv_ppm") / 1e6 if isinstance(r.get("cv_ppm"), int) else None,
                         "insns": r.get("insns"), "p50_ns": r.get("p50_ns"), "ops_per_s": r.get("ops_per_s"),
@@ -108,19 +110,22 @@ def main(args):
     else:
         rows = per_run(runs, pick)
         cols = [("run", "run"), ("benchmark", "benchmark"), ("status", "status"), ("unit", "unit"),
-                ("iters", "iters"), ("n", "n")] + [(k, k) for k in FIGS] + \
+                ("iters", "iters"), ("n", "n"), ("cold", "cold")] + [(k, k) for k in FIGS] + \
                [("cv", "cv"), ("insns", "insn/it"), ("p50_ns", "ns/it"), ("ops_per_s", "ops/s")]
         if len(runs) == 1 and args.format == "table":
             cols = cols[1:]
     if not rows:
         raise UsageError("no benchmark to report" + (f" matches {args.bench!r}" if args.bench else ""))
     render(rows, cols, args.format, sys.stdout)
-    marks = sorted({c for row in rows for c in "*~!" if row["_raw"]["status"].startswith("ok") and c in row["_raw"]["status"]})
+    marks = sorted({c for row in rows for c in "*~?!" if row["_raw"]["status"].startswith("ok") and c in row["_raw"]["status"]})
     if "*" in marks:
         warn("ok*: the median batch is under 100x the counter read overhead or 100 ticks: the figure rests on the "
              "overhead subtraction or the counter's resolution")
     if "~" in marks:
         warn("ok~: drift_ppm over 50,000: the machine's speed (or the benchmark's own cost) moved during it")
+    if "?" in marks:
+        warn("ok?: state-dependent: under deterministic QEMU its cold run cost other than a warm one: the body "
+             "changes the state its work depends on (its figures time runs on its own output; give it a setup_each)")
     if "!" in marks:
         warn("ok!: a statistics counter saturated: the moments of those results are not exact")
     return 0

@@ -24,7 +24,7 @@ QUANTILES = ("min", "p50", "p90", "p99", "p999", "max")
 # What "only ok carries figures" forbids on any other status.
 FIGURES = QUANTILES + ("mean", "stddev", "cv_ppm", "ci95", "bound_ppm", "tukey", "insns",
                        "p50_ns", "mean_ns", "ops_per_s", "cycle_hz", "core_cycles_p50", "core_cycles_mean",
-                       "drift_ppm", "unstable", "events")
+                       "drift_ppm", "unstable", "events", "cold", "state_dependent", "state_reason")
 
 
 def name_problem(name):
@@ -259,6 +259,13 @@ def check_result(d: dict) -> list:
     f.str("unit", nonempty=True)
     f.int("iters", lo=1)
     f.int("cycle_hz", required=False)
+    f.int("cold", required=False)
+    dep, why = f.bool("state_dependent", required=False), f.str("state_reason", required=False, nonempty=True)
+    if dep is not None and (why is not None) != dep:
+        f.errs.append(f"state_dependent = {show(dep)} {'without' if dep else 'with'} a state_reason (a reason "
+                      f"comes with the flag, and only with it)")
+    elif dep is None and why is not None:
+        f.errs.append("state_reason without state_dependent")
     drift, unstable = f.int("drift_ppm", required=False, hi=U32_MAX), f.bool("unstable", required=False)
     if drift is not None and unstable is not None and unstable != (drift > 50000):
         f.errs.append(f"unstable = {show(unstable)} but drift_ppm = {drift} (unstable means over 50000)")

@@ -56,6 +56,14 @@ struct bm_bench {
 	int (*setup)(void);
 	/** Optional: release what setup took. */
 	void (*teardown)(void);
+	/** Optional: fresh input before every timed run of the body (a body that changes its own
+	 *  input: an in-place sort, a filter with history), outside the timed region, in the
+	 *  calibration, the warm-up and the samples alike, as the benchmark's own code (unprivileged
+	 *  where the arch isolates it). Such a benchmark times one run per sample (iters = 1).
+	 *  Non-zero = failed (the benchmark FAILs). */
+	int (*setup_each)(void);
+	/** Optional: after every timed run of the body, outside the timed region (iters = 1 too). */
+	void (*teardown_each)(void);
 	/** Optional: largest inner repeat count (0 = the harness default). 1 = never batch. */
 	uint32_t max_iters;
 	/** Optional: exact instructions per iteration a deterministic run must report (0 = none). */

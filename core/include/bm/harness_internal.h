@@ -64,6 +64,10 @@ struct bm_bench_result {
 	uint32_t core_per_tick_ppm;  /* core cycles per counter tick (0: the counter is the core clock) */
 	int core_cycles_known;      /* core_cycles_*: the median and mean in core cycles x1000 (a counter */
 	uint64_t core_cycles_p50_milli, core_cycles_mean_milli; /* that is not the core clock) */
+	uint64_t cold;              /* the first run after setup (and setup_each), net of the overhead */
+	uint64_t warm1;             /* one run alone after the warm-up, net of the overhead */
+	const char *state_reason;   /* deterministic build: why the cold run differs from the warm
+	                             * ones (the body's work depends on state it changes), or NULL */
 	uint32_t drift_ppm;         /* spread of the four quarters' fastest batches (machine speed drift) */
 	uint64_t body_cycles;       /* counter cycles inside the timed batches (all of them: calibration, warm-up, samples) */
 	uint64_t user_cycles;       /* ... in the benchmark's setup, verify and teardown (a fault or the
@@ -71,6 +75,12 @@ struct bm_bench_result {
 	uint64_t start_cycles;      /* the counter when the kit started it */
 	struct bm_stats_report rep; /* statistics of cycles per iteration */
 };
+
+/* A benchmark with fresh input before every timed run (bm/bench.h): one run per batch. */
+static inline int bm_bench_each(const struct bm_bench *b)
+{
+	return b->setup_each || b->teardown_each;
+}
 
 /* Drift past this (5%) makes a result `unstable`: the machine's speed changed while it ran, or
  * the workload's own cost did (under deterministic QEMU only the latter). */
@@ -123,6 +133,7 @@ struct bm_user_job {
 	uint32_t which;           /* enum bm_user_fn */
 	uint32_t iters;           /* the batch size */
 	uint32_t n;               /* BM_USER_SAMPLES: at most this many batches; on return, how many runs */
+	uint32_t each_failed;     /* on return: the benchmark's setup_each said it failed */
 	struct bm_user_sample s[BM_USER_CHUNK];
 };
 static inline uint64_t bm_user_check(const struct bm_user_sample *s, uint32_t k)
