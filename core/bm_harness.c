@@ -4,7 +4,6 @@
  * runs inside a timed region except the generated batch functions. */
 #include "bm/build_info.h"
 #include "bm/harness_internal.h"
-#include "bm/model.h"
 #include "bm/out.h"
 #include "bm/wide.h"
 
@@ -65,45 +64,6 @@ int bm_window_settled(const uint64_t *w, unsigned n, uint32_t cv_ppm)
 	return bm_u128_cmp(bm_u128_mul64(ss / (n - 1), 1000000000000ull), bm_u128_mul64(cm, cm)) <= 0;
 }
 
-/* What the batches leave besides the statistics state. */
-struct samples_out {
-	uint64_t body_cycles;          /* counter cycles inside the batches, overhead included */
-	uint64_t instret_lo;           /* sum of the batches' net instructions: lo + 2^64 hi */
-	uint32_t instret_hi;           /*   (< 2^24: at most 10^7 samples of < 2^64 each) */
-	uint32_t below;                /* batches under the overhead (counted as 0) */
-	uint64_t qmin[4];              /* the smallest batch of each quarter of the samples */
-	uint64_t outside;              /* setup_each benchmarks: the sample loops' cycles outside the
-	                                * batches (mostly its setup_each and teardown_each) */
-};
-
-/* The accounting of one batch's reading d, taken r times (1: a sample; more: a run of equal
- * readings; always_inline, so r == 1 folds to a few instructions): its cycles added to *body
- * (mod 2^64, as r single adds would), its instructions net of the overhead to the 96-bit sum
- * *ins_lo + 2^64 out->instret_hi. Returns its cycles net of the overhead; a reading under the
- * overhead counts 0, and out->below counts it. The one place a batch's figures are derived. */
-static inline __attribute__((always_inline)) uint64_t account(const struct bm_delta *d, uint32_t r,
-                                                              uint64_t oh_cycles, uint64_t oh_instret,
-                                                              uint64_t *body, uint64_t *ins_lo,
-                                                              struct samples_out *out)
-{
-	*body += d->cycles * r;
-	uint64_t c = d->cycles - oh_cycles;
-	if (__builtin_expect(d->cycles < oh_cycles, 0)) {
-		c = 0;
-		out->below += r;
-	}
-	uint64_t ins = d->instret - oh_instret;
-	if (__builtin_expect(d->instret < oh_instret, 0))
-		ins = 0;
-	struct bm_u128 p = bm_u128_mul64(ins, r); /* < 2^96 */
-	*ins_lo += p.lo;
-	/* A branch, not an add of the carry: a store less per sample, and the carry is rare. */
-	if (__builtin_expect(*ins_lo < p.lo, 0))
-		out->instret_hi++;
-	out->instret_hi += (uint32_t)p.hi;
-	return c;
-}
-
 static void fail(struct bm_bench_result *res, enum bm_status status, const char *why);
 
 /* One batch of the calibration or the warm-up: its cycles net of the overhead, its raw cycles
@@ -128,9 +88,9 @@ static uint64_t run_batch(const struct bm_bench *b, uint32_t iters, int banded, 
 	} else {
 		b->batch(iters, &d);
 	}
-	struct samples_out unused = {0}; /* (instructions are not counted before the samples) */
+	struct bm_samples_out unused = {0}; /* (instructions are not counted before the samples) */
 	uint64_t ins_unused = 0;
-	return account(&d, 1, oh->cycles, d.instret, &res->body_cycles, &ins_unused, &unused);
+	return bm_account(&d, 1, oh->cycles, d.instret, &res->body_cycles, &ins_unused, &unused);
 }
 
 /* The benchmark's own untimed code (setup, verify, teardown), its cycles counted apart from the
@@ -165,182 +125,6 @@ static uint32_t quarter_drift_ppm(const uint64_t *qmin, unsigned n)
 		return 0;
 	uint64_t ppm = bm_muldiv64(hi - lo, 1000000, lo);
 	return ppm > UINT32_MAX ? UINT32_MAX : (uint32_t)ppm;
-}
-
-/* The kit's statistics state is still guarded (two words: cheap enough before every write to it). */
-static int kit_words_intact(const struct bm_kit_state *kit)
-{
-	return kit->head == BM_KIT_GUARD_WORD && kit->tail == BM_KIT_GUARD_WORD;
-}
-
-/* r more samples whose batch read exactly d, accounted at once, the statistics in one
- * bm_stats_add_n. Returns -1, having written nothing, when the kit state's guard words are gone. */
-static __attribute__((noinline)) int add_repeats(const struct bm_delta *d, uint32_t r, uint64_t oh_cycles,
-                                                 uint64_t oh_instret, struct bm_kit_state *kit,
-                                                 struct samples_out *out, uint64_t *body, uint64_t *ins_lo,
-                                                 uint64_t *qmin)
-{
-	if (!kit_words_intact(kit))
-		return -1;
-	uint64_t c = account(d, r, oh_cycles, oh_instret, body, ins_lo, out);
-	*qmin = c < *qmin ? c : *qmin;
-	bm_stats_add_n(&kit->stats, c, r);
-	return 0;
-}
-
-/* n timed samples: the one loop of the kit that runs once per sample. What changes every sample
- * is in locals; the batch function is an opaque call, so each of them needs a register the call
- * preserves, and what changes rarely (a batch under the overhead, a carry) is updated in *out
- * instead of taking one. A sample whose counters read exactly as the one before (on a
- * deterministic core, every sample of a benchmark) is only counted: the run is accounted in one
- * go when it ends (the statistics' state is the one single inserts leave). Returns the smallest
- * sample; stops with *fail set as soon as the kit state's guard words are seen written over
- * (1), which is before anything more is written through it, or (chunked: the benchmark runs
- * unprivileged, BM_USER_CHUNK batches a call) when a chunk's readings are not what the batches
- * wrote (2), or when the benchmark's setup_each failed (3). One body, three copies: the direct one
- * is the kit's hot loop as it always was; each (privileged, with setup_each/teardown_each around
- * every batch) and chunked (the benchmark's side runs those) are the others. */
-static inline __attribute__((always_inline)) uint64_t take_some(const struct bm_bench *b, int chunked, int each,
-                                                                uint32_t iters,
-                                                                uint32_t n, uint64_t oh_cycles, uint64_t oh_instret,
-                                                                struct bm_kit_state *kit, struct samples_out *out,
-                                                                int *fail)
-{
-	uint64_t body = out->body_cycles, ins_lo = out->instret_lo, qmin = UINT64_MAX;
-	/* The run: the counters of its first sample (accounted), and how many since read the same.
-	 * No first yet reads as UINT64_MAX twice; a sample that does is a repeat, and accounting it
-	 * from these values is right too. */
-	struct bm_delta last = {UINT64_MAX, UINT64_MAX};
-	uint32_t repeats = 0, k = 0, have = 0, run = 1;
-	struct bm_user_job *j = chunked ? __builtin_alloca(sizeof *j) : 0;
-	void (*batch)(uint32_t, struct bm_delta *) = b->batch;
-	while (n) {
-		struct bm_delta d;
-		if (chunked) {
-			/* a run of `run` equal readings, from the chunk the benchmark's side filled */
-			if (k == have) {
-				j->which = BM_USER_SAMPLES;
-				j->iters = iters;
-				j->n = n;
-				bm_model_open();
-				uint32_t taken = (uint32_t)bm_user_run(b, j);
-				bm_model_close(taken);
-				have = j->n;
-				k = 0;
-				if (j->each_failed) {
-					*fail = 3;
-					break;
-				}
-				if (taken == 0 || taken > n || have == 0 || have > BM_USER_CHUNK) {
-					*fail = 2;
-					break;
-				}
-			}
-			if (j->s[k].check != bm_user_check(&j->s[k], k) || j->s[k].count == 0 || j->s[k].count > n) {
-				*fail = 2;
-				break;
-			}
-			run = (uint32_t)j->s[k].count;
-			d = j->s[k++].d;
-		} else if (each) {
-			if (b->setup_each && b->setup_each() != 0) {
-				*fail = 3;
-				break;
-			}
-			bm_model_open();
-			batch(iters, &d);
-			bm_model_close(1);
-			if (b->teardown_each)
-				b->teardown_each();
-		} else {
-			bm_model_open();
-			batch(iters, &d);
-			bm_model_close(1);
-		}
-		n -= run;
-		if (d.cycles == last.cycles && d.instret == last.instret) {
-			repeats += run;
-			continue;
-		}
-		if (__builtin_expect(repeats != 0, 0)) {
-			if (add_repeats(&last, repeats, oh_cycles, oh_instret, kit, out, &body, &ins_lo, &qmin) != 0) {
-				*fail = 1;
-				break;
-			}
-			repeats = 0;
-		}
-		if (!kit_words_intact(kit)) {
-			*fail = 1;
-			break;
-		}
-		last = d;
-		uint64_t c = account(&d, 1, oh_cycles, oh_instret, &body, &ins_lo, out);
-		qmin = c < qmin ? c : qmin;
-		bm_stats_add(&kit->stats, c);
-		repeats = run - 1;
-	}
-	if (repeats && !*fail && add_repeats(&last, repeats, oh_cycles, oh_instret, kit, out, &body, &ins_lo, &qmin) != 0)
-		*fail = 1;
-	out->body_cycles = body;
-	out->instret_lo = ins_lo;
-	return qmin;
-}
-
-static __attribute__((noinline)) uint64_t take_direct(const struct bm_bench *b, uint32_t iters, uint32_t n,
-                                                     uint64_t oh_cycles, uint64_t oh_instret, struct bm_kit_state *kit,
-                                                     struct samples_out *out, int *fail)
-{
-	return take_some(b, 0, 0, iters, n, oh_cycles, oh_instret, kit, out, fail);
-}
-
-static __attribute__((noinline)) uint64_t take_each(const struct bm_bench *b, uint32_t iters, uint32_t n,
-                                                   uint64_t oh_cycles, uint64_t oh_instret, struct bm_kit_state *kit,
-                                                   struct samples_out *out, int *fail)
-{
-	return take_some(b, 0, 1, iters, n, oh_cycles, oh_instret, kit, out, fail);
-}
-
-static __attribute__((noinline)) uint64_t take_chunked(const struct bm_bench *b, uint32_t iters, uint32_t n,
-                                                      uint64_t oh_cycles, uint64_t oh_instret,
-                                                      struct bm_kit_state *kit, struct samples_out *out, int *fail)
-{
-	return take_some(b, 1, 0, iters, n, oh_cycles, oh_instret, kit, out, fail);
-}
-
-/* The timed samples, a quarter at a time. The smallest batch of each quarter: interrupts and
- * preemption only add time, so the minimum moves only when the machine itself got slower or
- * faster (a frequency or host-scheduling state), which the result then reports as drift, not as
- * one number. Returns -1 as soon as the kit state's guard words are written over, 1 when the
- * benchmark wrote over its chunk's readings, 2 when its setup_each failed, else 0. With
- * setup_each/teardown_each, what the quarters took besides their batches is the benchmark's
- * (out->outside): two counter reads a quarter, none a sample. */
-static int take_samples(const struct bm_bench *b, uint32_t iters, uint32_t samples, const struct bm_overhead *oh,
-                        struct bm_kit_state *kit, struct samples_out *out)
-{
-	*out = (struct samples_out){0};
-	unsigned quarters = samples >= 4 ? 4 : 1;
-	uint32_t done = 0;
-	int fail = 0;
-	bm_model_bench(b);
-	for (unsigned q = 0; q < 4; q++)
-		out->qmin[q] = UINT64_MAX;
-	int each = bm_bench_each(b);
-	for (unsigned q = 0; q < quarters; q++) {
-		uint32_t end = (uint32_t)((uint64_t)samples * (q + 1) / quarters);
-		uint64_t t0 = each ? bm_cycles_now() : 0, body0 = out->body_cycles;
-		out->qmin[q] = ARCH_USER_ISOLATED && !b->privileged
-		                       ? take_chunked(b, iters, end - done, oh->cycles, oh->instret, kit, out, &fail)
-		               : each ? take_each(b, iters, end - done, oh->cycles, oh->instret, kit, out, &fail)
-		                      : take_direct(b, iters, end - done, oh->cycles, oh->instret, kit, out, &fail);
-		if (fail)
-			return fail == 1 ? -1 : fail == 2 ? 1 : 2;
-		if (each) {
-			uint64_t t = bm_cycles_now() - t0, in = out->body_cycles - body0;
-			out->outside += t > in ? t - in : 0;
-		}
-		done = end;
-	}
-	return 0;
 }
 
 /* Setup, outside any timed region: 0, or the benchmark has failed (no verify step, or its setup
@@ -437,37 +221,6 @@ static const char *samples_wrong(const struct bm_kit_state *kit, struct bm_clock
 	return 0;
 }
 
-/* The statistics against what the sampling loop kept of the same samples in its own frame (their
- * count, smallest, and sum: the raw cycles less the overhead, where no batch was under it): a
- * benchmark that wrote into the kit's statistics during its samples fails, before a figure is
- * computed from them. Where benchmark code runs isolated it cannot (the check then costs a walk
- * of the few nonzero bins, once). */
-static int stats_written(const struct bm_kit_state *kit, uint32_t samples, const struct bm_overhead *oh,
-                         const struct samples_out *so, struct bm_bench_result *res)
-{
-	uint64_t lo = so->qmin[0];
-	for (unsigned q = 1; q < (samples >= 4 ? 4u : 1u); q++)
-		lo = so->qmin[q] < lo ? so->qmin[q] : lo;
-	static const char *const reason[] = {
-		"", "the kit's statistics were written over during its timed samples: their count disagrees with the "
-		    "sampling loop's (no figure)",
-		"the kit's statistics were written over during its timed samples: their histogram's counts do not add "
-		"up (no figure)",
-		"the kit's statistics were written over during its timed samples: their largest samples are out of "
-		"order (no figure)",
-		"the kit's statistics were written over during its timed samples: their smallest sample disagrees "
-		"with the sampling loop's (no figure)",
-		"the kit's statistics were written over during its timed samples: their sum disagrees with the "
-		"sampling loop's (no figure)",
-	};
-	int what = bm_stats_disagree(&kit->stats, samples, lo, so->below == 0,
-	                             so->body_cycles - (uint64_t)samples * oh->cycles);
-	if (!what)
-		return 0;
-	fail(res, BM_ST_FAIL, reason[what]);
-	return 1;
-}
-
 /* The measuring itself: setup, calibration, warm-up, verify, samples, verify, teardown. Runs
  * under bm_run_one's recovery point and watchdog. Returns -1 as soon as the benchmark is seen to
  * have written over the kit's state (nothing computed from it may be used), else 0. */
@@ -496,8 +249,8 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 		goto out;
 	}
 	bm_recover_phase(BM_PHASE_SAMPLES);
-	struct samples_out so;
-	int taken = take_samples(b, res->iters, cfg->samples, oh, kit, &so);
+	struct bm_samples_out so;
+	int taken = bm_take_samples(b, res->iters, cfg->samples, oh, kit, &so);
 	if (taken < 0)
 		return -1;
 	if (taken > 0) {
@@ -505,8 +258,11 @@ static int measure(const struct bm_bench *b, const struct bm_config *cfg, const 
 		                                 : "wrote over the readings of its timed batches (the kit's chunk above its stack)");
 		goto out;
 	}
-	if (stats_written(kit, cfg->samples, oh, &so, res))
+	const char *stats_wrong = bm_samples_stats_wrong(kit, cfg->samples, oh, &so);
+	if (stats_wrong) {
+		fail(res, BM_ST_FAIL, stats_wrong);
 		goto out;
+	}
 	res->user_cycles += so.outside;
 	bm_guard_stats_seal(kit);
 	res->body_cycles += so.body_cycles;

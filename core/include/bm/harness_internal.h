@@ -222,6 +222,57 @@ size_t bm_guard_stack_check(int *band_touched);
 /* Whether a fault's address or stack pointer says the stack ran past its bottom. */
 int bm_guard_stack_fault(const struct bm_fault *f);
 
+/* ---- the timed samples (bm_samples.c) ---- */
+
+/* What the batches leave besides the statistics state. */
+struct bm_samples_out {
+	uint64_t body_cycles;          /* counter cycles inside the batches, overhead included */
+	uint64_t instret_lo;           /* sum of the batches' net instructions: lo + 2^64 hi */
+	uint32_t instret_hi;           /*   (< 2^24: at most 10^7 samples of < 2^64 each) */
+	uint32_t below;                /* batches under the overhead (counted as 0) */
+	uint64_t qmin[4];              /* the smallest batch of each quarter of the samples */
+	uint64_t outside;              /* setup_each benchmarks: the sample loops' cycles outside the
+	                                * batches (mostly its setup_each and teardown_each) */
+};
+
+/* The accounting of one batch's reading d, taken r times (1: a sample; more: a run of equal
+ * readings; always_inline, so r == 1 folds to a few instructions): its cycles added to *body
+ * (mod 2^64, as r single adds would), its instructions net of the overhead to the 96-bit sum
+ * *ins_lo + 2^64 out->instret_hi. Returns its cycles net of the overhead; a reading under the
+ * overhead counts 0, and out->below counts it. The one place a batch's figures are derived. */
+static inline __attribute__((always_inline)) uint64_t bm_account(const struct bm_delta *d, uint32_t r,
+                                                                 uint64_t oh_cycles, uint64_t oh_instret,
+                                                                 uint64_t *body, uint64_t *ins_lo,
+                                                                 struct bm_samples_out *out)
+{
+	*body += d->cycles * r;
+	uint64_t c = d->cycles - oh_cycles;
+	if (__builtin_expect(d->cycles < oh_cycles, 0)) {
+		c = 0;
+		out->below += r;
+	}
+	uint64_t ins = d->instret - oh_instret;
+	if (__builtin_expect(d->instret < oh_instret, 0))
+		ins = 0;
+	struct bm_u128 p = bm_u128_mul64(ins, r); /* < 2^96 */
+	*ins_lo += p.lo;
+	/* A branch, not an add of the carry: a store less per sample, and the carry is rare. */
+	if (__builtin_expect(*ins_lo < p.lo, 0))
+		out->instret_hi++;
+	out->instret_hi += (uint32_t)p.hi;
+	return c;
+}
+
+/* The timed samples, a quarter at a time (bm_samples.c): -1 as soon as the kit state's guard words
+ * are written over, 1 when the benchmark wrote over its chunk's readings, 2 when its setup_each
+ * failed, else 0. */
+int bm_take_samples(const struct bm_bench *b, uint32_t iters, uint32_t samples, const struct bm_overhead *oh,
+                    struct bm_kit_state *kit, struct bm_samples_out *out);
+/* 0, or why the statistics disagree with what the sampling loop kept of the same samples (a
+ * benchmark wrote into them during its samples). */
+const char *bm_samples_stats_wrong(const struct bm_kit_state *kit, uint32_t samples, const struct bm_overhead *oh,
+                                   const struct bm_samples_out *so);
+
 /* ---- what the run hands the report (bm_report.c) ---- */
 
 struct bm_run_info {
