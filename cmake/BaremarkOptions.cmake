@@ -83,18 +83,18 @@ endif()
 if(NOT BM_LABEL MATCHES "^[-A-Za-z0-9_.,:+=/@ ]*$")
   message(FATAL_ERROR "BM_LABEL='${BM_LABEL}': use letters, digits, space and -_.,:+=/@ only.")
 endif()
-foreach(_d ${BM_BENCHMARK_DIRS} ${BM_THIRD_PARTY_DIRS} ${BM_INCLUDE_DIRS})
-  if(NOT IS_ABSOLUTE "${_d}")
-    # (relative to what? the kit's folder has a benchmarks/ of its own, and a build re-runs
-    # CMake from the build folder: only an absolute path means one folder)
-    message(FATAL_ERROR "BM_BENCHMARK_DIRS/BM_THIRD_PARTY_DIRS/BM_INCLUDE_DIRS: '${_d}' is a relative path: give it absolute "
-                        "(e.g. -DBM_BENCHMARK_DIRS=\"$PWD/${_d}\").")
-  endif()
-  get_filename_component(_abs "${_d}" ABSOLUTE BASE_DIR ${CMAKE_SOURCE_DIR})
-  if(NOT IS_DIRECTORY "${_abs}")
-    message(FATAL_ERROR "BM_BENCHMARK_DIRS/BM_THIRD_PARTY_DIRS/BM_INCLUDE_DIRS: '${_d}' is not a folder "
-                        "(absolute, or relative to ${CMAKE_SOURCE_DIR}).")
-  endif()
+foreach(_var BM_BENCHMARK_DIRS BM_THIRD_PARTY_DIRS BM_INCLUDE_DIRS)
+  foreach(_d ${${_var}})
+    if(NOT IS_ABSOLUTE "${_d}")
+      # (relative to what? the kit's folder has a benchmarks/ of its own, and a build re-runs
+      # CMake from the build folder: only an absolute path means one folder)
+      message(FATAL_ERROR "${_var}: '${_d}' is a relative path: give it absolute "
+                          "(e.g. -D${_var}=\"$PWD/${_d}\").")
+    endif()
+    if(NOT IS_DIRECTORY "${_d}")
+      message(FATAL_ERROR "${_var}: '${_d}' is not a folder.")
+    endif()
+  endforeach()
 endforeach()
 
 # Warnings are errors on the kit's own code, on every toolchain.

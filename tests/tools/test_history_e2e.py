@@ -237,8 +237,8 @@ def test_false_alarm_benchmark(demo):
     p = demo["run"]("false-alarms", ROOT)
     rows = {order: (int(n), int(f)) for order, n, f in
             re.findall(r"^p50 +(run order|50 shuffles) +(\d+) +(\d+) ", p.stdout, re.M)}
-    assert rows["run order"][0] == 112 and rows["50 shuffles"][0] == 5600, p.stdout
-    assert rows["50 shuffles"][1] <= 56, p.stdout
+    assert rows["run order"][0] == 126 and rows["50 shuffles"][0] == 6300, p.stdout
+    assert rows["50 shuffles"][1] <= 63, p.stdout
     assert "in shuffled orders (the test's own rate) met" in p.stdout
 
 
