@@ -74,10 +74,10 @@ static void failure_fields(struct bm_record *r, const struct bm_bench_result *re
 		char hex[BM_FMT_NUM_MAX];
 		bm_rec_obj_begin(r, "trap");
 		bm_rec_str(r, "cause", res->fault.cause);
-		bm_append_hex(hex, res->fault.pc, 16);
+		bm_append_hex(hex, res->fault.pc, 2 * sizeof(uintptr_t)); /* (the ISA's width) */
 		bm_rec_str(r, "pc", hex);
 		if (res->fault.has_addr) {
-			bm_append_hex(hex, res->fault.addr, 16);
+			bm_append_hex(hex, res->fault.addr, 2 * sizeof(uintptr_t));
 			bm_rec_str(r, "addr", hex);
 		}
 		bm_append_hex(hex, res->fault.code, 16);
