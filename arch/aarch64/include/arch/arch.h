@@ -25,7 +25,6 @@ static inline uint64_t arch_cntfrq_hz(void)
  * register benchmark code at EL0 may read but not write, rather than from the kit's memory, which
  * it may not read either (ARCH_USER_ISOLATED). Bits 1:0 belong to the trap vectors (vectors.S). */
 #define ARCH_SNAP_CNTVCT 0x100u
-#define ARCH_SNAP_CNTVCT_IMM "#0x100" /* the same, for the asm */
 
 struct arch_snap {
 	uint64_t cycles;
@@ -57,13 +56,13 @@ static inline __attribute__((always_inline)) void arch_snap_begin(struct arch_sn
 	                 "mrs %[vct], cntvct_el0\n\t"
 	                 "mrs %[cyc], pmccntr_el0\n\t"
 	                 "isb\n\t"
-	                 "tst %[sel], " ARCH_SNAP_CNTVCT_IMM "\n\t"
+	                 "tst %[sel], #%c[cntvct]\n\t"
 	                 "csel %[cyc], %[cyc], %[vct], eq\n\t"
 	                 "str xzr, %[mi]\n\t"
 	                 "str %[cyc], %[mc]\n\t"
 	                 : [mi] "=m"(s->instret), [mc] "=m"(s->cycles), [sel] "=&r"(sel),
 	                   [vct] "=&r"(vct), [cyc] "=&r"(cyc)
-	                 :
+	                 : [cntvct] "i"(ARCH_SNAP_CNTVCT)
 	                 : "cc");
 }
 static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap *s)
@@ -74,13 +73,13 @@ static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap
 	                 "mrs %[vct], cntvct_el0\n\t"
 	                 "mrs %[ins], pmevcntr0_el0\n\t"
 	                 "mrs %[sel], tpidrro_el0\n\t"
-	                 "tst %[sel], " ARCH_SNAP_CNTVCT_IMM "\n\t"
+	                 "tst %[sel], #%c[cntvct]\n\t"
 	                 "csel %[cyc], %[cyc], %[vct], eq\n\t"
 	                 "str %[cyc], %[mc]\n\t"
 	                 "str %[ins], %[mi]\n\t"
 	                 : [mi] "=m"(s->instret), [mc] "=m"(s->cycles), [sel] "=&r"(sel),
 	                   [vct] "=&r"(vct), [cyc] "=&r"(cyc), [ins] "=&r"(ins)
-	                 :
+	                 : [cntvct] "i"(ARCH_SNAP_CNTVCT)
 	                 : "cc");
 }
 
