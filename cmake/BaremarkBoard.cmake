@@ -3,19 +3,20 @@
 # board's QEMU and runner command lines. Included by cmake/Baremark.cmake.
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/BaremarkModel.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/BaremarkEvents.cmake)
 
 # Variables a board.cmake may set (boards/template/board.cmake documents each one)...
 set(_BM_BOARD_VARS BM_ARCH BM_CPU_FLAGS BM_BOARD_SOURCES BM_BOARD_LIBS BM_BOARD_DEFINES BM_HOSTED
     BM_LIBC_DEFAULT BM_QEMU BM_QEMU_VARIANTS BM_EXIT_MAP BM_FLASH BM_POST_BUILD BM_TEST_BAD_ADDRESS
     BM_TEST_FLASH_WRITE BM_TEST_CONSOLE_OFF BM_SUITE_SMALL BM_SELECT_DEFAULT BM_REQUIRE_RAM_FREE_BYTES
     BM_DESCRIPTION BM_RUNS_ON BM_PRESET_CACHE BM_PRESET_VARIANTS BM_CACHE_L1D BM_CACHE_L1I BM_CACHE_L2
-    CACHE INTERNAL "")
+    BM_EVENTS_DEFAULT BM_EVENT_CODES CACHE INTERNAL "")
 # ...under an older name (old:new, read with a warning naming the new one)...
 set(_BM_BOARD_RENAMED BM_REQUIRE_RAM_FREE:BM_REQUIRE_RAM_FREE_BYTES CACHE INTERNAL "")
 # ...and its arch.cmake.
 set(_BM_ARCH_VARS BM_ARCH_SOURCES BM_ARCH_INCLUDE BM_ARCH_FLAGS BM_ARCH_LINK_FLAGS BM_HOSTED_ARCH
     BM_PICOLIBC_TRIPLE BM_QEMU_PACKAGE BM_CROSS BM_ICOUNT_COUNTS_INSNS BM_USER_ISOLATED
-    BM_USER_STACK_BOUNDED CACHE INTERNAL "")
+    BM_USER_STACK_BOUNDED BM_EVENT_SLOTS_MAX CACHE INTERNAL "")
 
 # Reads a board's board.cmake and its arch's arch.cmake once; their variables become global
 # properties BM_<board>_<VAR> (lists kept as lists).
@@ -196,6 +197,8 @@ function(_bm_kit_target board libc out)
   add_library(${kit}_usage INTERFACE)
   target_include_directories(${kit}_usage INTERFACE ${BAREMARK_DIR}/core/include ${BM_ARCH_INCLUDE})
   target_compile_options(${kit}_usage INTERFACE ${cflags})
+  _bm_events_defs(${board} ev_usage ev_kit)
+  target_compile_definitions(${kit}_usage INTERFACE ${ev_usage})
   target_link_options(${kit}_usage INTERFACE ${LINK_CPU_FLAGS} ${BM_ARCH_LINK_FLAGS} ${libc_l} -Wl,--gc-sections)
   if(BM_BOARD_LIBS)
     target_link_libraries(${kit}_usage INTERFACE ${BM_BOARD_LIBS})
@@ -208,7 +211,7 @@ function(_bm_kit_target board libc out)
   target_compile_definitions(${kit} PRIVATE BM_BOARD_NAME="${board}" BM_SAMPLES=${BM_SAMPLES}
                              BM_MIN_BATCH_CYCLES=${BM_MIN_BATCH_CYCLES} BM_KIT_VERSION="${BAREMARK_VERSION}"
                              BM_BENCH_TIMEOUT_MS=${BM_BENCH_TIMEOUT_MS} BM_HIST=$<BOOL:${BM_HIST}>
-                             ${BM_BOARD_DEFINES})
+                             ${ev_kit} ${BM_BOARD_DEFINES})
 endfunction()
 
 # Replaces the placeholders of a board command: @ELF@ @BIN@ @HEX@ (the image's files), @NAME@

@@ -41,12 +41,12 @@ static __attribute__((noreturn, noinline)) void band_written(uintptr_t addr, uin
 
 /* One batch as the benchmark's code runs it: between its setup_each and teardown_each when it
  * has them (outside the batch's counter reads). Non-zero: its setup_each failed (no batch). */
-static inline __attribute__((always_inline)) int each_batch(const struct bm_bench *b, int each, uint32_t iters,
-                                                            struct bm_delta *d)
+static inline __attribute__((always_inline)) int each_batch(const struct bm_bench *b, int each, int ev,
+                                                            uint32_t iters, struct bm_delta *d)
 {
 	if (each && b->setup_each && b->setup_each() != 0)
 		return 1;
-	b->batch(iters, d);
+	bm_batch_of(b, ev)(iters, d);
 	if (each && b->teardown_each)
 		b->teardown_each();
 	return 0;
@@ -68,7 +68,7 @@ static uintptr_t user_side(uintptr_t bp, uintptr_t jp)
 		b->teardown();
 		return 0;
 	case BM_USER_BATCH:
-		return (uintptr_t)each_batch(b, bm_bench_each(b), j->iters, &j->s[0].d);
+		return (uintptr_t)each_batch(b, bm_bench_each(b), (int)j->ev, j->iters, &j->s[0].d);
 	default: {
 		/* runs of equal readings, up to j->n batches; a chunk ends at its BM_USER_CHUNK-th run
 		 * (which may go on in the next chunk), or at a failed setup_each (each_failed) */
@@ -77,12 +77,12 @@ static uintptr_t user_side(uintptr_t bp, uintptr_t jp)
 		int each = bm_bench_each(b);
 		j->each_failed = 0;
 		while (taken < j->n) {
-			if (each_batch(b, each, j->iters, &d) != 0) {
+			if (each_batch(b, each, (int)j->ev, j->iters, &d) != 0) {
 				j->each_failed = 1;
 				break;
 			}
 			taken++;
-			if (k && d.cycles == j->s[k - 1].d.cycles && d.instret == j->s[k - 1].d.instret) {
+			if (k && bm_delta_same(&d, &j->s[k - 1].d)) {
 				j->s[k - 1].count++;
 				continue;
 			}
@@ -146,6 +146,7 @@ __attribute__((noinline, no_sanitize_address)) int bm_band_call(const struct bm_
 		struct bm_user_job *j = __builtin_alloca(sizeof *j);
 		j->which = which;
 		j->iters = iters;
+		j->ev = (uint32_t)bm_events_live();
 		kept.entry = (uintptr_t)(which == BM_USER_BATCH ? (void *)b->batch : which == BM_USER_SETUP ? (void *)b->setup
 		                         : which == BM_USER_VERIFY ? (void *)b->verify : (void *)b->teardown);
 		kept.t0 = bm_cycles_now();
@@ -155,7 +156,7 @@ __attribute__((noinline, no_sanitize_address)) int bm_band_call(const struct bm_
 	} else switch (which) {
 	case BM_USER_BATCH:
 		kept.entry = (uintptr_t)b->batch;
-		r = each_batch(b, bm_bench_each(b), iters, d);
+		r = each_batch(b, bm_bench_each(b), bm_events_live(), iters, d);
 		break;
 	case BM_USER_SETUP:
 		kept.entry = (uintptr_t)b->setup;

@@ -114,8 +114,8 @@ typedef uintptr_t hash_lanes __attribute__((vector_size(LANES * sizeof(uintptr_t
 static uintptr_t stats_hash(const struct bm_kit_state *k)
 {
 	__asm__ volatile("" : : : "memory"); /* (read the words now, whatever was cached) */
-	const uintptr_t *p = (const uintptr_t *)&k->stats;
-	const size_t n = sizeof k->stats / sizeof *p;
+	const uintptr_t *p = (const uintptr_t *)&k->stats; /* (and the event slots' after it) */
+	const size_t n = (size_t)((const char *)&k->tail - (const char *)&k->stats) / sizeof *p;
 	hash_lanes sum = {0}, x = {0};
 	for (size_t i = 0; i < n / LANES; i++) {
 		hash_lanes w = ((const hash_lanes *)p)[i];

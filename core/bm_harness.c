@@ -86,7 +86,7 @@ static uint64_t run_batch(const struct bm_bench *b, uint32_t iters, int banded, 
 			res->user_cycles += t > d.cycles ? t - d.cycles : 0;
 		}
 	} else {
-		b->batch(iters, &d);
+		bm_batch_of(b, bm_events_live())(iters, &d);
 	}
 	struct bm_samples_out unused = {0}; /* (instructions are not counted before the samples) */
 	uint64_t ins_unused = 0;
@@ -379,6 +379,7 @@ static __attribute__((noinline)) int run_guarded(const struct bm_bench *b, const
 	res->start_cycles = bm_cycles_now();
 	bm_recover_set((void *)b, res, kit);
 	bm_stats_init(&kit->stats);
+	bm_events_begin(kit, oh);
 	bm_scratch_reset(b->scratch_bytes ? *b->scratch_bytes : 0);
 	bm_guard_stack_paint();
 	bm_recover_phase(BM_PHASE_SETUP);
@@ -479,6 +480,7 @@ int bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const stru
 	if (res->status != BM_ST_OK)
 		return 0;
 	summarize(oh, clk, &kit->stats, res);
+	bm_events_summarize(kit, res);
 	res->state_reason = state_changed(arch_get_info(), b, res);
 	const char *why = instret_wrong(arch_get_info(), res);
 	if (why) {

@@ -30,7 +30,9 @@ void bm_model_bench(const struct bm_bench *b)
 	/* measured here, in the cache state the benchmark's warm-up left, as its windows see it; twice,
 	 * so that the second finds the probe's own code in the cache as a window finds its batch's */
 	struct bm_delta d;
-	void (*probe)(uint32_t, struct bm_delta *) = bm_batch_model_probe;
+	static const struct bm_bench desc = {.name = "model_probe", .batch = bm_batch_model_probe,
+	                                     BM_BATCH_EV_INIT_(model_probe) .verify = 0};
+	bm_batch_fn probe = bm_batch_of(&desc, bm_events_live());
 	for (int k = 0; k < 2; k++) {
 		bm_model_open();
 		probe(1, &d);

@@ -52,6 +52,7 @@ void bm_record_meta(const struct bm_run_info *run, int hist)
 	bm_rec_bool(&r, "hist", hist);
 	bm_rec_u64(&r, "stats_bytes", sizeof(struct bm_stats));
 	rec_facts(&r, "arch_facts", ai->facts);
+	bm_events_record_meta(&r);
 	bm_rec_end(&r);
 }
 
@@ -136,6 +137,7 @@ void bm_record_result_open(struct bm_record *r, const struct bm_run_info *run, c
 	bm_rec_bool(r, "short_interval", res->short_interval);
 	bm_rec_u64(r, "drift_ppm", res->drift_ppm);
 	bm_rec_bool(r, "unstable", res->drift_ppm > BM_DRIFT_UNSTABLE_PPM);
+	bm_events_record_result(r, res);
 }
 
 /* The distribution behind an ok result, exactly as the statistics state holds it, so a host

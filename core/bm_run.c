@@ -1,6 +1,7 @@
 /* The kit's run: brings the board and the arch up, measures the counter read overhead and the
  * cycle clock, runs each selected benchmark in name order, and hands every outcome to the
  * report (bm_report.c). The exit status follows from the tally. */
+#include "bm/events.h"
 #include "bm/harness_internal.h"
 #include "bm/out.h"
 #include "bm/wide.h"
@@ -98,6 +99,7 @@ static void bring_up(const struct bm_config *cfg)
 	bm_report_hello(cfg);
 	bm_port_timer_init();
 	arch_init();
+	bm_events_init(); /* (programs the counters: part of what arch_state_save records) */
 	bm_port_alarm_init();
 	arch_state_save();
 }

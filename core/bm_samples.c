@@ -22,6 +22,7 @@ static __attribute__((noinline)) int add_repeats(const struct bm_delta *d, uint3
 	uint64_t c = bm_account(d, r, oh_cycles, oh_instret, body, ins_lo, out);
 	*qmin = c < *qmin ? c : *qmin;
 	bm_stats_add_n(&kit->stats, c, r);
+	bm_events_add(kit, d, r);
 	return 0;
 }
 
@@ -32,6 +33,7 @@ static inline __attribute__((always_inline)) int next_chunk(const struct bm_benc
 {
 	j->which = BM_USER_SAMPLES;
 	j->iters = iters;
+	j->ev = (uint32_t)bm_events_live();
 	j->n = n;
 	bm_model_open();
 	uint32_t taken = (uint32_t)bm_user_run(b, j);
@@ -64,10 +66,10 @@ static inline __attribute__((always_inline)) uint64_t take_some(const struct bm_
 	/* The run: the counters of its first sample (accounted), and how many since read the same.
 	 * No first yet reads as UINT64_MAX twice; a sample that does is a repeat, and accounting it
 	 * from these values is right too. */
-	struct bm_delta last = {UINT64_MAX, UINT64_MAX};
+	struct bm_delta last = {.cycles = UINT64_MAX, .instret = UINT64_MAX};
 	uint32_t repeats = 0, k = 0, have = 0, run = 1;
 	struct bm_user_job *j = chunked ? __builtin_alloca(sizeof *j) : 0;
-	void (*batch)(uint32_t, struct bm_delta *) = b->batch;
+	bm_batch_fn batch = bm_batch_of(b, bm_events_live());
 	while (n) {
 		struct bm_delta d;
 		if (chunked) {
@@ -99,7 +101,7 @@ static inline __attribute__((always_inline)) uint64_t take_some(const struct bm_
 			bm_model_close(1);
 		}
 		n -= run;
-		if (d.cycles == last.cycles && d.instret == last.instret) {
+		if (bm_delta_same(&d, &last)) {
 			repeats += run;
 			continue;
 		}
@@ -118,6 +120,7 @@ static inline __attribute__((always_inline)) uint64_t take_some(const struct bm_
 		uint64_t c = bm_account(&d, 1, oh_cycles, oh_instret, &body, &ins_lo, out);
 		qmin = c < qmin ? c : qmin;
 		bm_stats_add(&kit->stats, c);
+		bm_events_add(kit, &d, 1);
 		repeats = run - 1;
 	}
 	if (repeats && !*fail && add_repeats(&last, repeats, oh_cycles, oh_instret, kit, out, &body, &ins_lo, &qmin) != 0)

@@ -12,6 +12,7 @@ set(BM_ARCH_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/vectors.S
   ${CMAKE_CURRENT_LIST_DIR}/semihost.S
   ${CMAKE_CURRENT_LIST_DIR}/arch.c
+  ${CMAKE_CURRENT_LIST_DIR}/events.c
   ${CMAKE_CURRENT_LIST_DIR}/mmu.c
   ${CMAKE_CURRENT_LIST_DIR}/usermode.S
   ${CMAKE_CURRENT_LIST_DIR}/state.c)
@@ -26,3 +27,5 @@ endmacro()
 # state is a trap of the benchmark, not the run's end (the tests know). The kit's frames above the
 # benchmark's on the main stack stay writable (BM_USER_STACK_BOUNDED off).
 set(BM_USER_ISOLATED ON)
+# Events (docs/events.md): PMEVCNTR1..4_EL0 in the snapshot beside counter 0's INST_RETIRED.
+set(BM_EVENT_SLOTS_MAX 4)

@@ -18,6 +18,9 @@ struct bm_overhead {
 	uint64_t cycles_max;  /* largest seen, to show how noisy the counter is */
 	uint64_t loop_cycles, loop_instret; /* one more pass of the batch loop (in batched figures) */
 	int cycles_advance;   /* 0: the cycle counter did not move over the whole probe */
+#if BM_EVENT_SLOTS
+	uint64_t ev[BM_EVENT_SLOTS]; /* each event slot's minimum over the probe (bm/events.h) */
+#endif
 };
 
 /* Cycle counter frequency, estimated against the board timer over the run itself: each
@@ -74,6 +77,13 @@ struct bm_bench_result {
 	                             * watchdog ended it: all of its time outside the batches) */
 	uint64_t start_cycles;      /* the counter when the kit started it */
 	struct bm_stats_report rep; /* statistics of cycles per iteration */
+#if BM_EVENT_SLOTS
+	struct bm_event_fig {
+		struct bm_u128 mean_milli, p50_milli; /* per iteration, x1000 */
+		uint32_t p50_bound_ppm;               /* 0: p50 exact */
+		uint32_t below;                       /* samples under the slot's overhead */
+	} ev[BM_EVENT_SLOTS];
+#endif
 };
 
 /* A benchmark with fresh input before every timed run (bm/bench.h): one run per batch. */
@@ -81,6 +91,69 @@ static inline int bm_bench_each(const struct bm_bench *b)
 {
 	return b->setup_each || b->teardown_each;
 }
+
+/* ---- events (bm_events.c, bm/events.h) ---- */
+
+/* The batch copy a run times: the one that reads the event slots where they count. */
+typedef void (*bm_batch_fn)(uint32_t, struct bm_delta *);
+#if BM_EVENT_SLOTS
+int bm_events_live(void);
+static inline bm_batch_fn bm_batch_of(const struct bm_bench *b, int ev)
+{
+	return ev ? b->batch_ev : b->batch;
+}
+#else
+static inline int bm_events_live(void)
+{
+	return 0;
+}
+static inline bm_batch_fn bm_batch_of(const struct bm_bench *b, int ev)
+{
+	(void)ev;
+	return b->batch;
+}
+#endif
+/* Two readings alike (the sampling loop counts runs of them): the event slots too. */
+static inline int bm_delta_same(const struct bm_delta *a, const struct bm_delta *b)
+{
+#if BM_EVENT_SLOTS
+	for (int i = 0; i < BM_EVENT_SLOTS; i++)
+		if (a->ev[i] != b->ev[i])
+			return 0;
+#endif
+	return a->cycles == b->cycles && a->instret == b->instret;
+}
+struct bm_kit_state;
+/* Before a benchmark: its event statistics emptied, each slot's overhead set. A reading taken r
+ * times: each event slot's count net of its overhead into its statistics. After a benchmark that
+ * passed: each event's per-iteration figures into res. (Nothing at all without event slots: the
+ * sampling loop stays as it was.) */
+#if BM_EVENT_SLOTS
+void bm_events_begin(struct bm_kit_state *kit, const struct bm_overhead *oh);
+void bm_events_add(struct bm_kit_state *kit, const struct bm_delta *d, uint32_t r);
+void bm_events_summarize(const struct bm_kit_state *kit, struct bm_bench_result *res);
+#else
+static inline void bm_events_begin(struct bm_kit_state *kit, const struct bm_overhead *oh)
+{
+	(void)kit;
+	(void)oh;
+}
+static inline void bm_events_add(struct bm_kit_state *kit, const struct bm_delta *d, uint32_t r)
+{
+	(void)kit;
+	(void)d;
+	(void)r;
+}
+static inline void bm_events_summarize(const struct bm_kit_state *kit, struct bm_bench_result *res)
+{
+	(void)kit;
+	(void)res;
+}
+#endif
+/* The records' "events" (meta: counted and not; an ok result: its figures). */
+struct bm_record;
+void bm_events_record_meta(struct bm_record *r);
+void bm_events_record_result(struct bm_record *r, const struct bm_bench_result *res);
 
 /* Drift past this (5%) makes a result `unstable`: the machine's speed changed while it ran, or
  * the workload's own cost did (under deterministic QEMU only the latter). */
@@ -134,11 +207,17 @@ struct bm_user_job {
 	uint32_t iters;           /* the batch size */
 	uint32_t n;               /* BM_USER_SAMPLES: at most this many batches; on return, how many runs */
 	uint32_t each_failed;     /* on return: the benchmark's setup_each said it failed */
+	uint32_t ev;              /* the batches to run read the event slots (bm_batch_of) */
 	struct bm_user_sample s[BM_USER_CHUNK];
 };
 static inline uint64_t bm_user_check(const struct bm_user_sample *s, uint32_t k)
 {
-	return ~(s->d.cycles ^ s->d.instret ^ s->count ^ k);
+	uint64_t ev = 0;
+#if BM_EVENT_SLOTS
+	for (int i = 0; i < BM_EVENT_SLOTS; i++)
+		ev ^= s->d.ev[i] << i;
+#endif
+	return ~(s->d.cycles ^ s->d.instret ^ s->count ^ k ^ ev);
 }
 /* Runs j (for b) as the benchmark's code: setup/verify/teardown's result, or BM_USER_SAMPLES's
  * count of batches taken (their readings in j->s, j->n runs of them). */
@@ -177,6 +256,12 @@ int bm_recover_state_intact(void);
 struct bm_kit_state {
 	uintptr_t head;
 	struct bm_stats stats;
+#if BM_EVENT_SLOTS
+	struct bm_stats ev[BM_EVENT_SLOTS]; /* each event slot's samples, net of its overhead */
+	uint64_t ev_oh[BM_EVENT_SLOTS];     /* what the read pair counts of each (subtracted) */
+	uint32_t ev_below[BM_EVENT_SLOTS];  /* samples under it (counted as 0) */
+	uint32_t ev_live;                   /* the batches read the slots (bm_events_live) */
+#endif
 	uintptr_t tail;
 	uintptr_t sealed;     /* bm_guard_stats_seal's hash of stats, from the last sample on */
 };

@@ -128,6 +128,20 @@ struct arch_info {
 	uint8_t icount_cycles_are_insns;
 };
 
+/* Events (optional; bm/events.h, docs/events.md). Where arch.cmake gives BM_EVENT_SLOTS_MAX > 0
+ * and BM_EVENTS asks for events, the build sets BM_EVENT_SLOTS (bm/event_slots.h) and then:
+ *   struct arch_snap has uint64_t ev[BM_EVENT_SLOTS], read by arch_snap_begin/end in the same
+ *       asm block as the cycles and instructions, in ARCH_EVENT_SNAP_BEGIN/END variants of them
+ *       (ARCH_EVENT_SNAP 1): the batches with event reads are a second copy the harness runs only
+ *       when arch_events_setup found the counters, so a core without them never executes a read;
+ *   ARCH_EVENT_MASK  the counters' width as a mask: a slot's delta is taken modulo it.
+ * Every arch supplies (cold, once after arch_init, also with no slots: the reasons are facts):
+ *   void arch_events_setup(struct bm_event *ev, unsigned n);
+ *       For each event asked: counted (source, counter, raw; only i < BM_EVENT_SLOTS: slot i is
+ *       programmed, enabled and zeroed for it) or not (reason: what the probe found). */
+struct bm_event;
+void arch_events_setup(struct bm_event *ev, unsigned n);
+
 /** Called once by core (bm_run) after the board's init: enable and probe the counters, install
  *  the trap vector, turn on what the counters need (MMU and caches on AArch64). */
 void arch_init(void);

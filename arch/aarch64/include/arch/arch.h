@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "arch/a64.h"
+#include "bm/event_slots.h"
 
 /* The generic timer, for boards that use it as their timer (an ISB first: the read may
  * otherwise be taken early, out of program order). */
@@ -29,6 +30,9 @@ static inline uint64_t arch_cntfrq_hz(void)
 struct arch_snap {
 	uint64_t cycles;
 	uint64_t instret;
+#if BM_EVENT_SLOTS
+	uint64_t ev[BM_EVENT_SLOTS]; /* PMEVCNTR1_EL0.. (bm/port.h, events) */
+#endif
 };
 
 /* Each snapshot is ONE asm block that reads the counters and stores them to memory through
@@ -47,41 +51,84 @@ struct arch_snap {
  * last, so each counter's window contains the other's reads, always the same ones. ISBs keep the
  * reads from being taken early or late relative to the region (the PMU and timer reads are not
  * ordered by the pipeline otherwise). */
+/* The two reads, as macros: the batches with event slots (BM_EVENTS, bm/events.h) are a second
+ * copy whose snapshots also zero event counters 1..BM_EVENT_SLOTS beside counter 0 (`z`, `zs`:
+ * each stores 0, so a slot's delta is exact under 2^32 as instret's) and read them after it (`r`). */
+#define ARCH_SNAP_BEGIN_(s, z, zs, ...)                                                      \
+	do {                                                                                 \
+		uint64_t sel, vct, cyc;                                                      \
+		__asm__ volatile("mrs %[sel], tpidrro_el0\n\t"                               \
+		                 "msr pmevcntr0_el0, xzr\n\t" z                              \
+		                 "isb\n\t"                                                   \
+		                 "mrs %[vct], cntvct_el0\n\t"                                \
+		                 "mrs %[cyc], pmccntr_el0\n\t"                               \
+		                 "isb\n\t"                                                   \
+		                 "tst %[sel], #%c[cntvct]\n\t"                               \
+		                 "csel %[cyc], %[cyc], %[vct], eq\n\t"                       \
+		                 "str xzr, %[mi]\n\t" zs                                     \
+		                 "str %[cyc], %[mc]\n\t"                                     \
+		                 : [mi] "=m"((s)->instret), [mc] "=m"((s)->cycles), [sel] "=&r"(sel), \
+		                   [vct] "=&r"(vct), [cyc] "=&r"(cyc) __VA_ARGS__                  \
+		                 : [cntvct] "i"(ARCH_SNAP_CNTVCT)                            \
+		                 : "cc");                                                    \
+	} while (0)
+#define ARCH_SNAP_END_(s, r, ...)                                                            \
+	do {                                                                                 \
+		uint64_t sel, vct, cyc, ins;                                                 \
+		__asm__ volatile("isb\n\t"                                                   \
+		                 "mrs %[cyc], pmccntr_el0\n\t"                               \
+		                 "mrs %[vct], cntvct_el0\n\t"                                \
+		                 "mrs %[ins], pmevcntr0_el0\n\t" r                           \
+		                 "mrs %[sel], tpidrro_el0\n\t"                               \
+		                 "tst %[sel], #%c[cntvct]\n\t"                               \
+		                 "csel %[cyc], %[cyc], %[vct], eq\n\t"                       \
+		                 "str %[cyc], %[mc]\n\t"                                     \
+		                 "str %[ins], %[mi]\n\t"                                     \
+		                 : [mi] "=m"((s)->instret), [mc] "=m"((s)->cycles), [sel] "=&r"(sel), \
+		                   [vct] "=&r"(vct), [cyc] "=&r"(cyc), [ins] "=&r"(ins) __VA_ARGS__\
+		                 : [cntvct] "i"(ARCH_SNAP_CNTVCT)                            \
+		                 : "cc");                                                    \
+	} while (0)
 static inline __attribute__((always_inline)) void arch_snap_begin(struct arch_snap *s)
 {
-	uint64_t sel, vct, cyc;
-	__asm__ volatile("mrs %[sel], tpidrro_el0\n\t"
-	                 "msr pmevcntr0_el0, xzr\n\t"
-	                 "isb\n\t"
-	                 "mrs %[vct], cntvct_el0\n\t"
-	                 "mrs %[cyc], pmccntr_el0\n\t"
-	                 "isb\n\t"
-	                 "tst %[sel], #%c[cntvct]\n\t"
-	                 "csel %[cyc], %[cyc], %[vct], eq\n\t"
-	                 "str xzr, %[mi]\n\t"
-	                 "str %[cyc], %[mc]\n\t"
-	                 : [mi] "=m"(s->instret), [mc] "=m"(s->cycles), [sel] "=&r"(sel),
-	                   [vct] "=&r"(vct), [cyc] "=&r"(cyc)
-	                 : [cntvct] "i"(ARCH_SNAP_CNTVCT)
-	                 : "cc");
+	ARCH_SNAP_BEGIN_(s, "", "", );
 }
 static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap *s)
 {
-	uint64_t sel, vct, cyc, ins;
-	__asm__ volatile("isb\n\t"
-	                 "mrs %[cyc], pmccntr_el0\n\t"
-	                 "mrs %[vct], cntvct_el0\n\t"
-	                 "mrs %[ins], pmevcntr0_el0\n\t"
-	                 "mrs %[sel], tpidrro_el0\n\t"
-	                 "tst %[sel], #%c[cntvct]\n\t"
-	                 "csel %[cyc], %[cyc], %[vct], eq\n\t"
-	                 "str %[cyc], %[mc]\n\t"
-	                 "str %[ins], %[mi]\n\t"
-	                 : [mi] "=m"(s->instret), [mc] "=m"(s->cycles), [sel] "=&r"(sel),
-	                   [vct] "=&r"(vct), [cyc] "=&r"(cyc), [ins] "=&r"(ins)
-	                 : [cntvct] "i"(ARCH_SNAP_CNTVCT)
-	                 : "cc");
+	ARCH_SNAP_END_(s, "", );
 }
+
+#if BM_EVENT_SLOTS
+#define ARCH_EVENT_MASK 0xffffffffull /* PMEVCNTR<n>_EL0: 32 bits on ARMv8.0 */
+#define ARCH_EV_Z1 "msr pmevcntr1_el0, xzr\n\t"
+#define ARCH_EV_Z2 ARCH_EV_Z1 "msr pmevcntr2_el0, xzr\n\t"
+#define ARCH_EV_Z3 ARCH_EV_Z2 "msr pmevcntr3_el0, xzr\n\t"
+#define ARCH_EV_Z4 ARCH_EV_Z3 "msr pmevcntr4_el0, xzr\n\t"
+#define ARCH_EV_S1 "str xzr, %[e0]\n\t"
+#define ARCH_EV_S2 ARCH_EV_S1 "str xzr, %[e1]\n\t"
+#define ARCH_EV_S3 ARCH_EV_S2 "str xzr, %[e2]\n\t"
+#define ARCH_EV_S4 ARCH_EV_S3 "str xzr, %[e3]\n\t"
+#define ARCH_EV_R1 "mrs %[t], pmevcntr1_el0\n\tstr %[t], %[e0]\n\t"
+#define ARCH_EV_R2 ARCH_EV_R1 "mrs %[t], pmevcntr2_el0\n\tstr %[t], %[e1]\n\t"
+#define ARCH_EV_R3 ARCH_EV_R2 "mrs %[t], pmevcntr3_el0\n\tstr %[t], %[e2]\n\t"
+#define ARCH_EV_R4 ARCH_EV_R3 "mrs %[t], pmevcntr4_el0\n\tstr %[t], %[e3]\n\t"
+#define ARCH_EV_O1(s) , [e0] "=m"((s)->ev[0])
+#define ARCH_EV_O2(s) ARCH_EV_O1(s), [e1] "=m"((s)->ev[1])
+#define ARCH_EV_O3(s) ARCH_EV_O2(s), [e2] "=m"((s)->ev[2])
+#define ARCH_EV_O4(s) ARCH_EV_O3(s), [e3] "=m"((s)->ev[3])
+#define ARCH_EV_CAT_(a, n) a##n
+#define ARCH_EV_(a, n) ARCH_EV_CAT_(a, n)
+static inline __attribute__((always_inline)) void arch_snap_begin_ev(struct arch_snap *s)
+{
+	ARCH_SNAP_BEGIN_(s, ARCH_EV_(ARCH_EV_Z, BM_EVENT_SLOTS), ARCH_EV_(ARCH_EV_S, BM_EVENT_SLOTS),
+	                 ARCH_EV_(ARCH_EV_O, BM_EVENT_SLOTS)(s));
+}
+static inline __attribute__((always_inline)) void arch_snap_end_ev(struct arch_snap *s)
+{
+	uint64_t t;
+	ARCH_SNAP_END_(s, ARCH_EV_(ARCH_EV_R, BM_EVENT_SLOTS), ARCH_EV_(ARCH_EV_O, BM_EVENT_SLOTS)(s), [t] "=&r"(t));
+}
+#endif
 
 /* Benchmark code runs at EL0 (bm/port.h, ARCH_USER_ISOLATED; usermode.S), where it reads the
  * counters (PMUSERENR_EL0, CNTKCTL_EL1) and, where the page tables can say so (arch facts,

@@ -1,0 +1,170 @@
+/* Events beside cycles and instructions (bm/events.h, docs/events.md): the names BM_EVENTS asked
+ * for, what the arch counts of them, each slot's statistics (net of its read overhead, as cycles)
+ * and their figures and facts in the records. Nothing here runs when BM_EVENTS is empty. */
+#include "bm/events.h"
+#include "bm/harness_internal.h"
+#include "bm/out.h"
+#include "bm/record.h"
+
+#ifndef BM_EVENTS_LIST
+#define BM_EVENTS_LIST ""
+#endif
+
+static struct bm_events events;
+static char names[sizeof BM_EVENTS_LIST];
+
+void bm_events_init(void)
+{
+	const char *list = BM_EVENTS_LIST;
+	unsigned n = 0;
+	for (size_t i = 0, start = 0; i < sizeof names; i++) {
+		names[i] = list[i] == ',' ? '\0' : list[i];
+		if (names[i] == '\0') {
+			if (i > start && n < BM_EVENTS_MAX)
+				events.ev[n++].name = names + start;
+			start = i + 1;
+		}
+	}
+	events.n = n;
+	if (n)
+		arch_events_setup(events.ev, n);
+	for (unsigned i = 0; i < n; i++) {
+		struct bm_event *e = &events.ev[i];
+		if (e->source && i >= BM_EVENT_SLOTS) /* (an arch's mistake: never a figure from no slot) */
+			e->source = 0;
+		if (!e->source && !e->reason)
+			e->reason = "the arch gave no reason";
+		events.live |= e->source != 0;
+	}
+}
+
+const struct bm_events *bm_events_get(void)
+{
+	return &events;
+}
+
+int bm_event_name_is(const char *name, const char *want)
+{
+	while (*name && *name == *want) {
+		name++;
+		want++;
+	}
+	return *name == *want;
+}
+
+const char *bm_event_os_reason(const char *name)
+{
+	static const char *const os[] = {"page_faults", "minor_faults", "major_faults", "context_switches",
+	                                 "cpu_migrations", "task_clock_ns"};
+	for (unsigned i = 0; i < sizeof os / sizeof *os; i++)
+		if (bm_event_name_is(name, os[i]))
+			return "an operating system's event (perf_event_open on host-linux): bare metal has none";
+	return 0;
+}
+
+char *bm_event_reason_buf(unsigned i)
+{
+	static char buf[BM_EVENTS_MAX][BM_EVENT_REASON_BYTES];
+	return buf[i < BM_EVENTS_MAX ? i : 0];
+}
+
+#if BM_EVENT_SLOTS
+int bm_events_live(void)
+{
+	return events.live;
+}
+
+void bm_events_begin(struct bm_kit_state *kit, const struct bm_overhead *oh)
+{
+	kit->ev_live = (uint32_t)events.live;
+	for (int i = 0; i < BM_EVENT_SLOTS; i++) {
+		bm_stats_init(&kit->ev[i]);
+		kit->ev_oh[i] = oh->ev[i];
+		kit->ev_below[i] = 0;
+	}
+}
+
+void bm_events_add(struct bm_kit_state *kit, const struct bm_delta *d, uint32_t r)
+{
+	if (!kit->ev_live)
+		return;
+	for (int i = 0; i < BM_EVENT_SLOTS; i++) {
+		uint64_t v = d->ev[i] - kit->ev_oh[i];
+		if (d->ev[i] < kit->ev_oh[i]) {
+			v = 0;
+			kit->ev_below[i] += r;
+		}
+		bm_stats_add_n(&kit->ev[i], v, r);
+	}
+}
+
+void bm_events_summarize(const struct bm_kit_state *kit, struct bm_bench_result *res)
+{
+	for (int i = 0; i < BM_EVENT_SLOTS; i++) {
+		if (!kit->ev_live)
+			break;
+		struct bm_stats_report rep;
+		bm_stats_report(&kit->ev[i], res->iters, &rep);
+		res->ev[i] = (struct bm_event_fig){rep.mean_milli, rep.p50.value_milli, rep.p50.bound_ppm, kit->ev_below[i]};
+	}
+}
+#endif
+
+/* The meta record's "events": what is counted, from where, and why the others are not. */
+void bm_events_record_meta(struct bm_record *r)
+{
+	if (!events.n)
+		return;
+	bm_rec_obj_begin(r, "events");
+	bm_rec_obj_begin(r, "counted");
+	for (unsigned i = 0; i < events.n; i++) {
+		const struct bm_event *e = &events.ev[i];
+		if (!e->source)
+			continue;
+		bm_rec_obj_begin(r, e->name);
+		bm_rec_str(r, "source", e->source);
+		if (e->counter) {
+			bm_rec_u64(r, "raw", e->raw);
+			bm_rec_str(r, "counter", e->counter);
+		} else {
+			bm_rec_u64(r, "type", e->perf_type);
+			bm_rec_u64(r, "config", e->raw);
+		}
+		bm_rec_obj_end(r);
+	}
+	bm_rec_obj_end(r);
+	bm_rec_obj_begin(r, "not_counted");
+	for (unsigned i = 0; i < events.n; i++)
+		if (!events.ev[i].source)
+			bm_rec_str(r, events.ev[i].name, events.ev[i].reason);
+	bm_rec_obj_end(r);
+	bm_rec_obj_end(r);
+}
+
+/* An ok result's "events": per counted event, its per-iteration mean and median. */
+void bm_events_record_result(struct bm_record *r, const struct bm_bench_result *res)
+{
+#if BM_EVENT_SLOTS
+	if (!events.live || res->status != BM_ST_OK)
+		return;
+	bm_rec_obj_begin(r, "events");
+	for (int i = 0; i < BM_EVENT_SLOTS && i < (int)events.n; i++) {
+		const struct bm_event *e = &events.ev[i];
+		if (!e->source)
+			continue;
+		bm_rec_obj_begin(r, e->name);
+		bm_rec_milli128(r, "mean", res->ev[i].mean_milli);
+		bm_rec_milli128(r, "p50", res->ev[i].p50_milli);
+		if (res->ev[i].p50_bound_ppm)
+			bm_rec_u64(r, "p50_bound_ppm", res->ev[i].p50_bound_ppm);
+		if (res->ev[i].below)
+			bm_rec_u64(r, "below", res->ev[i].below);
+		bm_rec_str(r, "source", e->source);
+		bm_rec_obj_end(r);
+	}
+	bm_rec_obj_end(r);
+#else
+	(void)r;
+	(void)res;
+#endif
+}

@@ -1,0 +1,46 @@
+/* Events beside cycles and instructions (BM_EVENTS, docs/events.md): which the run asked for,
+ * which the core counts in its snapshot (a PMU counter, a perf event) and why the others are not
+ * counted. The snapshot reads slot i into arch_snap.ev[i]; the harness subtracts each slot's own
+ * overhead and keeps a statistics state per slot, as for cycles. */
+#ifndef BM_EVENTS_H
+#define BM_EVENTS_H
+
+#include <stdint.h>
+
+#include "bm/event_slots.h"
+
+/* Most names BM_EVENTS may list (counted or not). */
+#define BM_EVENTS_MAX 8
+
+/* One event asked for. The arch fills source and what follows it (counted: in slot `slot` of the
+ * snapshot) or reason (not counted). */
+struct bm_event {
+	const char *name;    /* portable name (docs/events.md), from BM_EVENTS */
+	const char *source;  /* "pmu" or "perf" when counted, else NULL */
+	const char *counter; /* pmu: the register that counts it, e.g. "PMEVCNTR1_EL0" */
+	uint32_t raw;        /* pmu: the event number programmed; perf: the config */
+	uint32_t perf_type;  /* perf: perf_event_attr.type */
+	const char *reason;  /* not counted: why (a string in read-only memory) */
+};
+
+/* The run's events: what BM_EVENTS asked for, in its order; slot i of the snapshot is event i
+ * (i < BM_EVENT_SLOTS). live: 1 when at least one slot counts, so the batches with event reads
+ * (bm_bench.batch_ev) are the ones run. */
+struct bm_events {
+	unsigned n;
+	int live;
+	struct bm_event ev[BM_EVENTS_MAX];
+};
+/* Parses BM_EVENTS_LIST and asks the arch (arch_events_setup, bm/port.h); once, at bring-up. */
+void bm_events_init(void);
+const struct bm_events *bm_events_get(void);
+
+/* For the archs' arch_events_setup: why an operating system's event (page_faults, ...) is not
+ * counted on bare metal, or NULL for an event of the core; and a buffer of BM_EVENT_REASON_BYTES
+ * for event i's reason, where it says what the probe read. */
+const char *bm_event_os_reason(const char *name);
+#define BM_EVENT_REASON_BYTES 128
+char *bm_event_reason_buf(unsigned i);
+int bm_event_name_is(const char *name, const char *want);
+
+#endif
