@@ -30,7 +30,7 @@ void bm_events_init(void)
 		arch_events_setup(events.ev, n);
 	for (unsigned i = 0; i < n; i++) {
 		struct bm_event *e = &events.ev[i];
-		if (e->source && i >= BM_EVENT_SLOTS) /* (an arch's mistake: never a figure from no slot) */
+		if (e->source && (int)i >= BM_EVENT_SLOTS) /* (an arch's mistake: never a figure from no slot) */
 			e->source = 0;
 		if (!e->source && !e->reason)
 			e->reason = "the arch gave no reason";

@@ -37,6 +37,8 @@ void arch_events_setup(struct bm_event *ev, unsigned n)
 {
 	uint64_t ceid[2] = {arch_sysreg_read(pmceid0_el0) & 0xffffffffu, arch_sysreg_read(pmceid1_el0) & 0xffffffffu};
 	unsigned counters_n = (unsigned)PMCR_N(arch_sysreg_read(pmcr_el0));
+	/* the snapshot reads counters 1..BM_EVENT_SLOTS, counted or not: all must exist */
+	int enough = BM_EVENT_SLOTS + 1 <= (int)counters_n;
 	for (unsigned i = 0; i < n; i++) {
 		struct bm_event *e = &ev[i];
 		unsigned k = 0;
@@ -61,10 +63,10 @@ void arch_events_setup(struct bm_event *ev, unsigned n)
 			e->reason = why;
 			continue;
 		}
-		if (i >= BM_EVENT_SLOTS || i + 1 >= counters_n) {
-			p = bm_append_str(p, i >= BM_EVENT_SLOTS ? "more events than the snapshot's slots (BM_EVENT_SLOTS "
-			                                         : "no event counter left (PMCR_EL0.N ");
-			p = bm_append_u64(p, i >= BM_EVENT_SLOTS ? BM_EVENT_SLOTS : counters_n);
+		if ((int)i >= BM_EVENT_SLOTS || !enough) {
+			p = bm_append_str(p, (int)i >= BM_EVENT_SLOTS ? "more events than the snapshot's slots (BM_EVENT_SLOTS "
+			                                         : "fewer event counters than the kit's and the slots' (PMCR_EL0.N ");
+			p = bm_append_u64(p, (int)i >= BM_EVENT_SLOTS ? BM_EVENT_SLOTS : counters_n);
 			bm_append_str(p, ")");
 			e->reason = why;
 			continue;

@@ -4,6 +4,7 @@
  * flush-to-zero), the translation registers, and the PMU's enables. */
 #include "arch/a64.h"
 #include "arch/mmu.h"
+#include "bm/event_slots.h"
 #include "bm/port.h"
 
 /* PMCR_EL0's control bits the kit relies on (P and C only reset: they read 0). */
@@ -19,7 +20,8 @@
 #define R_PMCR 7
 #define R_PMCNTEN 8
 #define R_PMUSERENR 9
-#define N_REGS 10
+#define R_PMEVTYPER 10 /* the event slots' types (bm/events.h), 16 bits each, packed */
+#define N_REGS (10 + (BM_EVENT_SLOTS > 0))
 
 #define CHANGED(what) "changed " what " and did not put it back (restored)"
 static const char *const reasons[N_REGS] = {
@@ -28,7 +30,26 @@ static const char *const reasons[N_REGS] = {
 	CHANGED("the translation control (TCR_EL1)"), CHANGED("the translation table base (TTBR0_EL1)"),
 	CHANGED("the memory attributes (MAIR_EL1)"), CHANGED("the PMU control (PMCR_EL0)"),
 	CHANGED("the PMU counter enables (PMCNTENSET_EL0)"), CHANGED("the PMU's EL0 access (PMUSERENR_EL0)"),
+#if BM_EVENT_SLOTS
+	CHANGED("the events the PMU's event counters count (PMEVTYPER<n>_EL0)"),
+#endif
 };
+
+/* The event counters' types (event number and filter bits) of the slots, counters 1..: through
+ * PMSELR_EL0, as arch/aarch64/events.c programs them. */
+static uint64_t evtypes(int write, uint64_t v)
+{
+	uint64_t all = 0;
+	for (unsigned n = 1; n <= BM_EVENT_SLOTS; n++) {
+		arch_sysreg_write(pmselr_el0, n);
+		arch_isb();
+		if (write)
+			arch_sysreg_write(pmxevtyper_el0, (v >> (16 * (n - 1))) & 0xffff);
+		else
+			all |= (arch_sysreg_read(pmxevtyper_el0) & 0xffff) << (16 * (n - 1));
+	}
+	return all;
+}
 
 struct kit_state {
 	uint64_t reg[N_REGS];
@@ -48,6 +69,7 @@ static uint64_t read_reg(unsigned i)
 	case R_MAIR: return arch_sysreg_read(mair_el1);
 	case R_PMCR: return arch_sysreg_read(pmcr_el0) & PMCR_KIT_BITS;
 	case R_PMCNTEN: return arch_sysreg_read(pmcntenset_el0);
+	case R_PMEVTYPER: return evtypes(0, 0);
 	default: return arch_sysreg_read(pmuserenr_el0);
 	}
 }
@@ -68,6 +90,7 @@ static void write_reg(unsigned i, uint64_t v)
 		arch_sysreg_write(pmcntenclr_el0, v & ~k.reg[i]);
 		arch_sysreg_write(pmcntenset_el0, k.reg[i]);
 		break;
+	case R_PMEVTYPER: evtypes(1, k.reg[i]); break;
 	default: arch_sysreg_write(pmuserenr_el0, k.reg[i]); break;
 	}
 }

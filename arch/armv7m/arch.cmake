@@ -11,6 +11,7 @@ set(BM_QEMU_PACKAGE qemu-system-arm)
 set(BM_ARCH_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/start.S
   ${CMAKE_CURRENT_LIST_DIR}/arch.c
+  ${CMAKE_CURRENT_LIST_DIR}/events.c
   ${CMAKE_CURRENT_LIST_DIR}/systick.c
   ${CMAKE_CURRENT_LIST_DIR}/trap.c
   ${CMAKE_CURRENT_LIST_DIR}/state.c

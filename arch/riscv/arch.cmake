@@ -9,6 +9,7 @@ set(BM_QEMU_PACKAGE qemu-system-misc)
 set(BM_ARCH_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/start.S
   ${CMAKE_CURRENT_LIST_DIR}/arch.c
+  ${CMAKE_CURRENT_LIST_DIR}/events.c
   ${CMAKE_CURRENT_LIST_DIR}/state.c
   ${CMAKE_CURRENT_LIST_DIR}/usermode.S
   ${CMAKE_CURRENT_LIST_DIR}/semihost.S)
@@ -24,3 +25,5 @@ set(BM_ARCH_LINK_FLAGS)
 macro(bm_arch_link_cpu_flags out)
   string(REPLACE "_zicsr" "" ${out} "${BM_CPU_FLAGS}")
 endmacro()
+# Events (docs/events.md): hpmcounter3..6 in the snapshot, with the board's encodings (BM_EVENT_CODES).
+set(BM_EVENT_SLOTS_MAX 4)

@@ -11,6 +11,7 @@ set(BM_QEMU_PACKAGE qemu-system-x86)
 set(BM_ARCH_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/start.S
   ${CMAKE_CURRENT_LIST_DIR}/arch.c
+  ${CMAKE_CURRENT_LIST_DIR}/events.c
   ${CMAKE_CURRENT_LIST_DIR}/state.c)
 set(BM_ARCH_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/include)
 set(BM_ARCH_FLAGS -m64 -march=x86-64 -mno-red-zone -fno-pie -fno-pic -mcmodel=small

@@ -24,3 +24,7 @@ set(BM_TEST_CONSOLE_OFF m32 0x10013008 0xfffffffe 0)
 # data cache (a 16 KiB DTIM).
 set(BM_CACHE_L1I 16384:2:32)
 set(BM_CACHE_L1D none)
+# Events (docs/events.md): the E31's mhpmevent classes (SiFive E31 manual, "Hardware Performance
+# Monitor": class 0 bit 14 conditional branch retired, class 1 bits 13-14 mispredicts, class 2 bit
+# 8 instruction cache miss). QEMU's sifive_e has no hpm counters: there the meta says so.
+set(BM_EVENT_CODES branch=0x4000 branch_miss=0x6001 l1i_miss=0x102)

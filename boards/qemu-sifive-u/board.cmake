@@ -15,3 +15,7 @@ set(BM_TEST_CONSOLE_OFF m32 0x10010008 0xfffffffe 0)
 set(BM_CACHE_L1I 16384:2:64)
 set(BM_CACHE_L1D none)
 set(BM_CACHE_L2 2097152:16:64)
+# Events (docs/events.md): hart 0 is an E51, with the E31's mhpmevent classes (class 0 bit 14
+# conditional branch retired, class 1 bits 13-14 mispredicts, class 2 bit 8 instruction cache miss).
+# QEMU's sifive_u has no hpm counters: there the meta says so.
+set(BM_EVENT_CODES branch=0x4000 branch_miss=0x6001 l1i_miss=0x102)

@@ -23,3 +23,6 @@ set(BM_TEST_CONSOLE_OFF m32 0x3f201030 0xfffffeff 0)
 set(BM_CACHE_L1I 16384:2:64)
 set(BM_CACHE_L1D 32768:4:64)
 set(BM_CACHE_L2 524288:16:64)
+# Events (docs/events.md): the A53's L1D and branch events by default (on the board; QEMU's A53
+# implements none of them, which the meta record says).
+set(BM_EVENTS_DEFAULT l1d_access,l1d_miss,branch,branch_miss)

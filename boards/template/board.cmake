@@ -40,3 +40,7 @@ set(BM_RUNS_ON "TODO: `qemu-system-riscv32 -machine TODO`, or the board")
 # set(BM_CACHE_L1I 32768:4:64)
 # set(BM_CACHE_L1D 32768:4:64)
 # set(BM_CACHE_L2 none)
+# Events (docs/events.md): the events a build counts when -DBM_EVENTS is not given, and, on RISC-V,
+# the part's mhpmevent encoding of each portable name it can count.
+# set(BM_EVENTS_DEFAULT l1d_miss,branch_miss)
+# set(BM_EVENT_CODES branch=0x4000 branch_miss=0x6001)

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "bm/event_slots.h"
+
 
 /* Count leading zeros is one instruction only with Zbb; without it GCC calls libgcc. */
 #ifdef __riscv_zbb
@@ -53,6 +55,9 @@ struct arch_snap {
 		uint64_t instret;
 		uint32_t instret32[2];
 	};
+#if BM_EVENT_SLOTS
+	uint64_t ev[BM_EVENT_SLOTS]; /* hpmcounter3.. (bm/port.h, events) */
+#endif
 };
 
 /* Each snapshot is ONE asm block that reads the counters and stores them to memory through
@@ -89,17 +94,91 @@ static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap
 	                   [h] "=&r"(h), [l] "=&r"(l), [t] "=&r"(t));
 }
 #else
+/* (as macros: the batches with event slots are a second copy whose snapshots also read them,
+ * outermost: before instret at the start, after it at the end) */
+#define ARCH_SNAP_BEGIN_(s, ev, ...)                                                         \
+	do {                                                                                 \
+		unsigned long i, c;                                                          \
+		__asm__ volatile(ev "rdinstret %[i]\n rdcycle %[c]\n sd %[i], %[mi]\n sd %[c], %[mc]\n" \
+		                 : [mi] "=m"((s)->instret), [mc] "=m"((s)->cycles), [i] "=&r"(i),   \
+		                   [c] "=&r"(c) __VA_ARGS__);                                \
+	} while (0)
+#define ARCH_SNAP_END_(s, ev, ...)                                                           \
+	do {                                                                                 \
+		unsigned long i, c;                                                          \
+		__asm__ volatile("rdcycle %[c]\n rdinstret %[i]\n sd %[c], %[mc]\n sd %[i], %[mi]\n" ev \
+		                 : [mi] "=m"((s)->instret), [mc] "=m"((s)->cycles), [i] "=&r"(i),   \
+		                   [c] "=&r"(c) __VA_ARGS__);                                \
+	} while (0)
 static inline __attribute__((always_inline)) void arch_snap_begin(struct arch_snap *s)
 {
-	unsigned long i, c;
-	__asm__ volatile("rdinstret %[i]\n rdcycle %[c]\n sd %[i], %[mi]\n sd %[c], %[mc]\n"
-	                 : [mi] "=m"(s->instret), [mc] "=m"(s->cycles), [i] "=&r"(i), [c] "=&r"(c));
+	ARCH_SNAP_BEGIN_(s, "", );
 }
 static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap *s)
 {
-	unsigned long i, c;
-	__asm__ volatile("rdcycle %[c]\n rdinstret %[i]\n sd %[c], %[mc]\n sd %[i], %[mi]\n"
-	                 : [mi] "=m"(s->instret), [mc] "=m"(s->cycles), [i] "=&r"(i), [c] "=&r"(c));
+	ARCH_SNAP_END_(s, "", );
+}
+#endif
+
+#if BM_EVENT_SLOTS
+/* hpmcounter3..6, each read and stored whole (RV32: the low half only, ARCH_EVENT_MASK: a slot's
+ * delta is exact under 2^32, as no batch reaches; the high half would need the retry loop). */
+#if __riscv_xlen == 32
+#define ARCH_EVENT_MASK 0xffffffffull
+#define ARCH_EV_ST "sw"
+#define ARCH_SNAP_BEGIN_EV_(s, ev, ...)                                                      \
+	do {                                                                                 \
+		uint32_t h, l, t;                                                            \
+		__asm__ volatile(ev ARCH_RD64_ASM("instret", "instreth", "1")                \
+		                 "sw %[l], %[il]\n sw %[h], %[ih]\n"                         \
+		                 ARCH_RD64_ASM("cycle", "cycleh", "2")                       \
+		                 "sw %[l], %[cl]\n sw %[h], %[ch]\n"                         \
+		                 : [il] "=m"((s)->instret32[0]), [ih] "=m"((s)->instret32[1]), \
+		                   [cl] "=m"((s)->cycles32[0]), [ch] "=m"((s)->cycles32[1]), \
+		                   [h] "=&r"(h), [l] "=&r"(l), [t] "=&r"(t) __VA_ARGS__);    \
+	} while (0)
+#define ARCH_SNAP_END_EV_(s, ev, ...)                                                        \
+	do {                                                                                 \
+		uint32_t h, l, t;                                                            \
+		__asm__ volatile(ARCH_RD64_ASM("cycle", "cycleh", "1")                       \
+		                 "sw %[l], %[cl]\n sw %[h], %[ch]\n"                         \
+		                 ARCH_RD64_ASM("instret", "instreth", "2")                   \
+		                 "sw %[l], %[il]\n sw %[h], %[ih]\n" ev                      \
+		                 : [il] "=m"((s)->instret32[0]), [ih] "=m"((s)->instret32[1]), \
+		                   [cl] "=m"((s)->cycles32[0]), [ch] "=m"((s)->cycles32[1]), \
+		                   [h] "=&r"(h), [l] "=&r"(l), [t] "=&r"(t) __VA_ARGS__);    \
+	} while (0)
+#else
+#define ARCH_EVENT_MASK 0xffffffffffffffffull
+#define ARCH_EV_ST "sd"
+#define ARCH_SNAP_BEGIN_EV_(s, ev, ...)                                                      \
+	do {                                                                                 \
+		unsigned long t;                                                             \
+		ARCH_SNAP_BEGIN_(s, ev, , [t] "=&r"(t) __VA_ARGS__);                         \
+	} while (0)
+#define ARCH_SNAP_END_EV_(s, ev, ...)                                                        \
+	do {                                                                                 \
+		unsigned long t;                                                             \
+		ARCH_SNAP_END_(s, ev, , [t] "=&r"(t) __VA_ARGS__);                           \
+	} while (0)
+#endif
+#define ARCH_EV_R1 "csrr %[t], hpmcounter3\n " ARCH_EV_ST " %[t], %[e0]\n"
+#define ARCH_EV_R2 ARCH_EV_R1 "csrr %[t], hpmcounter4\n " ARCH_EV_ST " %[t], %[e1]\n"
+#define ARCH_EV_R3 ARCH_EV_R2 "csrr %[t], hpmcounter5\n " ARCH_EV_ST " %[t], %[e2]\n"
+#define ARCH_EV_R4 ARCH_EV_R3 "csrr %[t], hpmcounter6\n " ARCH_EV_ST " %[t], %[e3]\n"
+#define ARCH_EV_O1(s) , [e0] "=m"((s)->ev[0])
+#define ARCH_EV_O2(s) ARCH_EV_O1(s), [e1] "=m"((s)->ev[1])
+#define ARCH_EV_O3(s) ARCH_EV_O2(s), [e2] "=m"((s)->ev[2])
+#define ARCH_EV_O4(s) ARCH_EV_O3(s), [e3] "=m"((s)->ev[3])
+#define ARCH_EV_CAT_(a, n) a##n
+#define ARCH_EV_(a, n) ARCH_EV_CAT_(a, n)
+static inline __attribute__((always_inline)) void arch_snap_begin_ev(struct arch_snap *s)
+{
+	ARCH_SNAP_BEGIN_EV_(s, ARCH_EV_(ARCH_EV_R, BM_EVENT_SLOTS), ARCH_EV_(ARCH_EV_O, BM_EVENT_SLOTS)(s));
+}
+static inline __attribute__((always_inline)) void arch_snap_end_ev(struct arch_snap *s)
+{
+	ARCH_SNAP_END_EV_(s, ARCH_EV_(ARCH_EV_R, BM_EVENT_SLOTS), ARCH_EV_(ARCH_EV_O, BM_EVENT_SLOTS)(s));
 }
 #endif
 
