@@ -103,7 +103,7 @@ void arch_events_setup(struct bm_event *ev, unsigned n)
 			continue;
 		}
 		if (!BM_PROBE(hpm(i, 1, code, &back)) || back != code) {
-			p = bm_append_str(p, counters[i]);
+			p = bm_append_str(p, counters[i % 4]);
 			p = bm_append_str(p, "'s event: writing ");
 			p = bm_append_hex(p, code, 8);
 			p = bm_append_str(p, " to mhpmevent reads back ");
@@ -113,7 +113,7 @@ void arch_events_setup(struct bm_event *ev, unsigned n)
 		}
 		e->source = "pmu";
 		e->raw = (uint32_t)code;
-		e->counter = counters[i];
+		e->counter = counters[i % 4]; /* (i < BM_EVENT_SLOTS <= 4: the modulo only tells the compiler) */
 	}
 	/* U-mode reads a counter when mcounteren allows it and, where S-mode exists, scounteren too */
 	unsigned long en = 0;
