@@ -1,8 +1,7 @@
 /* Events on a hosted arch (bm/events.h, docs/events.md): the portable names perf_event_open has,
- * opened as one group for the run (this thread, pinned, enabled once), read with one read() in
- * the event snapshots (arch_snap_begin_ev/end_ev, arch/hosted_events.h). Software events open
- * everywhere; hardware and cache events where the machine shows a PMU, else not counted with the
- * errno perf_event_open gave. */
+ * as one group for the run (this thread, pinned), read with one read() in the event snapshots
+ * (arch/hosted_events.h). Software events open everywhere; hardware and cache events where the
+ * machine shows a PMU, else not counted with the errno perf_event_open gave. */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
