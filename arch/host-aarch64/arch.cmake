@@ -4,7 +4,7 @@ set(BM_HOSTED_ARCH ON)
 # The CPU part here; arch/hosted is what every hosted arch shares: traps and watchdog, and the
 # process's runtime (main, command line, OS accounting, the stack for core).
 set(BM_ARCH_SOURCES ${CMAKE_CURRENT_LIST_DIR}/arch.c)
-foreach(f traps main cli perf stack state)
+foreach(f traps main cli perf events stack state)
   list(APPEND BM_ARCH_SOURCES ${CMAKE_CURRENT_LIST_DIR}/../hosted/${f}.c)
 endforeach()
 set(BM_ARCH_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/include ${CMAKE_CURRENT_LIST_DIR}/../hosted/include)
@@ -13,3 +13,5 @@ set(BM_ARCH_LINK_FLAGS)
 macro(bm_arch_link_cpu_flags out)
   set(${out} ${BM_CPU_FLAGS})
 endmacro()
+# Events (docs/events.md): a perf_event_open group read around the snapshot (arch/hosted/events.c).
+set(BM_EVENT_SLOTS_MAX 4)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "arch/hosted.h"
+#include "arch/arch.h" /* (arch/hosted_events.h: the events fact) */
 #include "bm/harness.h"
 #include "runtime.h"
 
@@ -91,6 +92,9 @@ int main(int argc, char **argv)
 	add_fact("cpu", fact_cpu);
 	add_fact("perf", arch_host_perf_open());
 	add_fact("rusage", "per benchmark: wall_ms/user_ms/sys_ms and perf_* in each result record");
+#if BM_EVENT_SLOTS
+	add_fact("perf_events", arch_host_events_fact); /* (filled by arch_events_setup, before the meta) */
+#endif
 
 	int worst = 0;
 	for (uint32_t r = 0; r < opt.repetitions; r++) {

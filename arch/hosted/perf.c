@@ -43,7 +43,7 @@ static const struct perf_def perf_defs[] = {
 static int perf_fd[N_PERF];
 static char perf_status[160];
 
-static int read_paranoid(void)
+int arch_host_perf_paranoid(void)
 {
 	int fd = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY);
 	char b[16] = {0};
@@ -54,6 +54,21 @@ static int read_paranoid(void)
 	return n > 0 ? atoi(b) : -99;
 }
 
+void arch_host_perf_attr(struct perf_event_attr *a, uint32_t type, uint64_t config, int exclude_kernel)
+{
+	memset(a, 0, sizeof *a);
+	a->size = sizeof *a;
+	a->type = type;
+	a->config = config;
+	a->exclude_kernel = exclude_kernel != 0;
+	a->exclude_hv = 1;
+}
+
+int arch_host_perf_event_open(struct perf_event_attr *a, int group_fd)
+{
+	return (int)syscall(SYS_perf_event_open, a, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
 /* Opens what it can; one line on stderr says what is missing and why, and the run continues. */
 const char *arch_host_perf_open(void)
 {
@@ -62,13 +77,9 @@ const char *arch_host_perf_open(void)
 	const char *first_name = 0;
 	for (unsigned i = 0; i < N_PERF; i++) {
 		struct perf_event_attr a;
-		memset(&a, 0, sizeof a);
-		a.size = sizeof a;
-		a.type = perf_defs[i].type;
-		a.config = perf_defs[i].config;
-		a.exclude_kernel = 1; /* what perf_event_paranoid <= 2 allows an unprivileged user */
-		a.exclude_hv = 1;
-		perf_fd[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		/* user mode only: what perf_event_paranoid <= 2 allows an unprivileged user */
+		arch_host_perf_attr(&a, perf_defs[i].type, perf_defs[i].config, 1);
+		perf_fd[i] = arch_host_perf_event_open(&a, -1);
 		if (perf_fd[i] >= 0) {
 			ok++;
 		} else if (perf_defs[i].type != PERF_TYPE_SOFTWARE) {
@@ -80,7 +91,7 @@ const char *arch_host_perf_open(void)
 		}
 	}
 	if (hw_fail) {
-		int par = read_paranoid();
+		int par = arch_host_perf_paranoid();
 		const char *why = (first_errno == EACCES || first_errno == EPERM)
 		                          ? "forbidden by kernel.perf_event_paranoid"
 		                  : (first_errno == ENOENT || first_errno == EOPNOTSUPP || first_errno == ENODEV)
