@@ -17,6 +17,7 @@ void bm_events_init(void)
 {
 	const char *list = BM_EVENTS_LIST;
 	unsigned n = 0;
+	events = (struct bm_events){0}; /* (a hosted runtime runs the kit more than once) */
 	for (size_t i = 0, start = 0; i < sizeof names; i++) {
 		names[i] = list[i] == ',' ? '\0' : list[i];
 		if (names[i] == '\0') {

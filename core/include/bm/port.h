@@ -316,6 +316,8 @@ void bm_rt_stack(struct bm_stack *s);
  *   - bm/record.h: the bm_rec_* writers, in a board's bench_end hook (its own keys);
  *   - bm/wide.h: exact 64/128-bit arithmetic (bm_muldiv64, bm_u128_*);
  *   - bm/harness.h: a hosted runtime's main() (bm_config_defaults, bm_run, bm_bench_next);
+ *   - bm/events.h and bm/event_slots.h: struct bm_event, BM_EVENT_SLOTS and the helpers of
+ *     arch_events_setup (bm_event_name_is, bm_event_os_reason, bm_event_reason_buf);
  *   - void bm_crt_start(void) (core/crt/bm_crt.c): where a bare-metal start-up jumps, with a
  *     stack and a trap vector; it initialises memory and runs the kit, and never returns. */
 

@@ -7,6 +7,7 @@
 
 #include "arch/arch.h"
 #include "bm/build_info.h"
+#include "bm/events.h"
 #include "bm/port.h"
 #include "bm/record.h"
 #include "fake_platform.h"
@@ -128,6 +129,26 @@ int fake_console_restore(struct bm_console *con)
 	int c = fake_console_changed;
 	fake_console_changed = 0;
 	return c;
+}
+
+/* Events (bm/events.h): the fake core counts the first BM_EVENT_SLOTS names asked for when
+ * fake_events_on, as "pmu" events 0x100 + slot on counters FAKE0..; none otherwise. */
+int fake_events_on;
+#if BM_EVENT_SLOTS
+uint64_t fake_ev[BM_EVENT_SLOTS], fake_ev_read_cost, fake_ev_snaps;
+#endif
+void arch_events_setup(struct bm_event *ev, unsigned n)
+{
+	static const char *const counters[] = {"FAKE0", "FAKE1", "FAKE2", "FAKE3"};
+	for (unsigned i = 0; i < n; i++) {
+		if (!fake_events_on || (int)i >= BM_EVENT_SLOTS) {
+			ev[i].reason = fake_events_on ? "the fake core has no counter for it" : "the fake core counts no events";
+			continue;
+		}
+		ev[i].source = "pmu";
+		ev[i].raw = 0x100 + i;
+		ev[i].counter = counters[i % 4];
+	}
 }
 
 void fake_reset(void)
