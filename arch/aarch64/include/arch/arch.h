@@ -112,21 +112,15 @@ static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap
 #define ARCH_EV_R2 ARCH_EV_R1 "mrs %[t], pmevcntr2_el0\n\tstr %[t], %[e1]\n\t"
 #define ARCH_EV_R3 ARCH_EV_R2 "mrs %[t], pmevcntr3_el0\n\tstr %[t], %[e2]\n\t"
 #define ARCH_EV_R4 ARCH_EV_R3 "mrs %[t], pmevcntr4_el0\n\tstr %[t], %[e3]\n\t"
-#define ARCH_EV_O1(s) , [e0] "=m"((s)->ev[0])
-#define ARCH_EV_O2(s) ARCH_EV_O1(s), [e1] "=m"((s)->ev[1])
-#define ARCH_EV_O3(s) ARCH_EV_O2(s), [e2] "=m"((s)->ev[2])
-#define ARCH_EV_O4(s) ARCH_EV_O3(s), [e3] "=m"((s)->ev[3])
-#define ARCH_EV_CAT_(a, n) a##n
-#define ARCH_EV_(a, n) ARCH_EV_CAT_(a, n)
 static inline __attribute__((always_inline)) void arch_snap_begin_ev(struct arch_snap *s)
 {
-	ARCH_SNAP_BEGIN_(s, ARCH_EV_(ARCH_EV_Z, BM_EVENT_SLOTS), ARCH_EV_(ARCH_EV_S, BM_EVENT_SLOTS),
-	                 ARCH_EV_(ARCH_EV_O, BM_EVENT_SLOTS)(s));
+	ARCH_SNAP_BEGIN_(s, BM_EV_N(ARCH_EV_Z), BM_EV_N(ARCH_EV_S),
+	                 BM_EV_OPERANDS(s));
 }
 static inline __attribute__((always_inline)) void arch_snap_end_ev(struct arch_snap *s)
 {
 	uint64_t t;
-	ARCH_SNAP_END_(s, ARCH_EV_(ARCH_EV_R, BM_EVENT_SLOTS), ARCH_EV_(ARCH_EV_O, BM_EVENT_SLOTS)(s), [t] "=&r"(t));
+	ARCH_SNAP_END_(s, BM_EV_N(ARCH_EV_R), BM_EV_OPERANDS(s), [t] "=&r"(t));
 }
 #endif
 
