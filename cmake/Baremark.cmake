@@ -621,8 +621,10 @@ function(_bm_fw_targets name board built_for no_tests)
     list(APPEND targets ${name}-size)
   endif()
   # -run streams the console (records hidden on a terminal, BM_SHOW=all shows them) and saves all
-  # of it as <name>.run.log; bm run exits with the firmware's status, which make reports as 2 for
-  # any failure (tools/bm run --board-json <name>.board.json returns it unchanged).
+  # of it as <name>.run.log; bm run exits with the firmware's status, which Ninja (the presets'
+  # generator) reports as 1 and make as 2 for any failure (tools/bm run --board-json
+  # <name>.board.json returns it unchanged). USES_TERMINAL: Ninja's console pool, so the console
+  # streams as it arrives and Ctrl-C reaches QEMU (other pools buffer a command's output).
   if(BM_HOSTED)
     add_custom_target(${name}-run COMMAND ${runner} --save ${outdir}/${name}.run.log -- ${qemu}
       DEPENDS ${name} USES_TERMINAL VERBATIM)
