@@ -451,6 +451,21 @@ function(_bm_fw_image name board kit own tp)
   endif()
   if(tp)
     set_source_files_properties(${tp} TARGET_DIRECTORY ${name} PROPERTIES COMPILE_OPTIONS "-Wno-error")
+    # Each third-party source's benchmarks carry its real compile line (result "cflags"): the
+    # source names a symbol (bm/bench.h's BM_TU_CFLAGS, one per file, whatever the image) that
+    # tools/bm-build-info defines from compile_commands.json in the image's build_info.c.
+    set(tu)
+    foreach(s ${tp})
+      get_filename_component(abs ${s} ABSOLUTE)
+      string(MD5 h "${abs}")
+      string(SUBSTRING ${h} 0 16 h)
+      get_property(defs SOURCE ${s} TARGET_DIRECTORY ${name} PROPERTY COMPILE_DEFINITIONS)
+      if(NOT "BM_TU_CFLAGS=bm_cflags_${h}" IN_LIST defs)
+        set_property(SOURCE ${s} TARGET_DIRECTORY ${name} APPEND PROPERTY COMPILE_DEFINITIONS BM_TU_CFLAGS=bm_cflags_${h})
+      endif()
+      list(APPEND tu "--source-cflags=bm_cflags_${h}=${abs}")
+    endforeach()
+    set_property(TARGET ${name} PROPERTY _BM_TU_CFLAGS_ARGS "${tu}")
   endif()
 endfunction()
 
@@ -477,10 +492,14 @@ function(_bm_fw_link name board select label built_for)
             "$<TARGET_GENEX_EVAL:${name},$<TARGET_PROPERTY:${name},_BM_LIBRARY_ARGS>>"
             --out ${gen} --hosted $<BOOL:${BM_HOSTED}> "$<TARGET_OBJECTS:${name}>"
     WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR} COMMAND_EXPAND_LISTS VERBATIM)
+  get_target_property(tu_cflags ${name} _BM_TU_CFLAGS_ARGS)
+  if(NOT tu_cflags)
+    set(tu_cflags)
+  endif()
   add_custom_target(${name}-build-info
     COMMAND ${BAREMARK_DIR}/tools/bm-build-info --out ${gen}/build_info.c --kit ${BAREMARK_DIR}
             --compile-commands ${CMAKE_BINARY_DIR}/compile_commands.json --source ${first_src} --target ${name}
-            "--label=${label}" --built-for ${built_for}
+            "--label=${label}" --built-for ${built_for} ${tu_cflags}
     BYPRODUCTS ${gen}/build_info.c VERBATIM)
   add_dependencies(${name} ${name}-build-info)
   set_source_files_properties(${gen}/build_info.c TARGET_DIRECTORY ${name} PROPERTIES GENERATED ON)
@@ -621,8 +640,10 @@ function(_bm_fw_targets name board built_for no_tests)
     list(APPEND targets ${name}-size)
   endif()
   # -run streams the console (records hidden on a terminal, BM_SHOW=all shows them) and saves all
-  # of it as <name>.run.log; bm run exits with the firmware's status, which make reports as 2 for
-  # any failure (tools/bm run --board-json <name>.board.json returns it unchanged).
+  # of it as <name>.run.log; bm run exits with the firmware's status, which Ninja (the presets'
+  # generator) reports as 1 and make as 2 for any failure (tools/bm run --board-json
+  # <name>.board.json returns it unchanged). USES_TERMINAL: Ninja's console pool, so the console
+  # streams as it arrives and Ctrl-C reaches QEMU (other pools buffer a command's output).
   if(BM_HOSTED)
     add_custom_target(${name}-run COMMAND ${runner} --save ${outdir}/${name}.run.log -- ${qemu}
       DEPENDS ${name} USES_TERMINAL VERBATIM)

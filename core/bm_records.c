@@ -89,12 +89,20 @@ static void failure_fields(struct bm_record *r, const struct bm_bench_result *re
 		bm_rec_u64(r, "stack_used_bytes", res->stack_used_bytes);
 }
 
+/* A benchmark compiled with flags other than the meta record's (third-party code) says its own. */
+static void bench_cflags(struct bm_record *r, const struct bm_bench *b)
+{
+	if (b->cflags && b->cflags[0])
+		bm_rec_str(r, "cflags", b->cflags);
+}
+
 void bm_record_result_open(struct bm_record *r, const struct bm_run_info *run, const struct bm_bench *b,
                            const struct bm_bench_result *res)
 {
 	bm_rec_begin(r, "result");
 	bm_rec_str(r, "name", b->name);
 	bm_rec_str(r, "status", bm_status_names[res->status]);
+	bench_cflags(r, b);
 	if (!res->ok) {
 		failure_fields(r, res);
 		return;

@@ -87,7 +87,20 @@ struct bm_bench {
 	uint8_t privileged;
 	/** Set by BM_BENCHMARK: the bytes its BM_SCRATCH declares (NULL: none declared). */
 	const __SIZE_TYPE__ *scratch_bytes;
+	/** Set by BM_BENCHMARK in a third-party source (the build defines BM_TU_CFLAGS there): its
+	 *  real compile line, "" when it is the meta record's (NULL elsewhere). */
+	const char *cflags;
 };
+
+/* A third-party source's compile line, which the build writes into the image's build_info.c
+ * under the name BM_TU_CFLAGS gives (cmake/Baremark.cmake, tools/bm-build-info); weak, so a
+ * source also compiled into an image that does not build it as third-party code links there. */
+#ifdef BM_TU_CFLAGS
+extern const char BM_TU_CFLAGS[] __attribute__((weak));
+#define BM_DESC_CFLAGS_ , .cflags = BM_TU_CFLAGS
+#else
+#define BM_DESC_CFLAGS_
+#endif
 
 /* Keep `value` alive and opaque to the optimizer; "memory" makes pending stores visible. */
 #define bm_do_not_optimize(value) __asm__ volatile("" : : "r"(value) : "memory")
@@ -163,14 +176,14 @@ struct bm_bench {
 #define BM_REG_SYMBOL_(name_) __asm__("bm_reg_" #name_)
 #define BM_DESC_INIT_(name_, verify_, ...)                                                     \
 	{.name = #name_, .batch = bm_batch_##name_, BM_BATCH_EV_INIT_(name_) .verify = verify_,                         \
-	 __VA_ARGS__ __VA_OPT__(, ).scratch_bytes = &bm_scratch_bytes_##name_}
+	 __VA_ARGS__ __VA_OPT__(, ).scratch_bytes = &bm_scratch_bytes_##name_ BM_DESC_CFLAGS_}
 #else
 #define BM_DESC_DIAG_PUSH_
 #define BM_DESC_DIAG_POP_
 #define BM_REG_SYMBOL_(name_)
 #define BM_DESC_INIT_(name_, verify_, ...)                                                     \
 	{.name = #name_, .batch = bm_batch_##name_, BM_BATCH_EV_INIT_(name_) .verify = verify_,                         \
-	 .scratch_bytes = &bm_scratch_bytes_##name_, __VA_ARGS__}
+	 .scratch_bytes = &bm_scratch_bytes_##name_ BM_DESC_CFLAGS_, __VA_ARGS__}
 #endif
 
 /* The registry: pointers to descriptors, one input section .bm_bench.<name> each, which the build
