@@ -147,3 +147,35 @@ def test_a_failed_result_carries_no_events():
             lines[i] = corpus.resign(ln, lambda d: d.__setitem__("events", {"l1d_miss": {"mean": 0}}))
     errs = [p.msg for p in logmod.analyze("\n".join(lines).encode(), "x").problems]
     assert any("carries figures (events)" in e for e in errs), errs
+
+
+def test_merge_lists_its_events_in_meta_beside_the_firmwares(tmp_path):
+    """The firmware counted instructions and named l1d_miss as not counted: the model's events join
+    the counted ones (l1d_miss moves there), each result keeps its own events beside the model's."""
+    ins = {"instructions": {"mean": Decimal("100.000"), "p50": Decimal("100.000"), "source": "pmu"}}
+    data = corpus.text(corpus.write_log(
+        [Bench("alpha", [100] * 8, extra={"events": ins})],
+        meta={"arch_facts": {"events": "PMUv3"},     # (a nested "events" first: not the one to replace)
+              "events": {"counted": {"instructions": {"source": "pmu", "raw": 8, "counter": "PMEVCNTR1_EL0"}},
+                         "not_counted": {"l1d_miss": "no refill event", "branch": "no branch event"}}}))
+    out = model.merge(data, counts_file(tmp_path, [(0, 10, 1, (1, 0, 1, 0, 0, 0))]), GEO)
+    lg = logmod.analyze(out, "merged")
+    assert not lg.problems, [p.msg for p in lg.problems]
+    meta, res = (next(r.data for r in lg.boots[-1].records if r.type == t) for t in ("meta", "result"))
+    assert meta["events"]["counted"]["instructions"]["source"] == "pmu"
+    assert {k for k, v in meta["events"]["counted"].items() if v == {"source": "model"}} == set(model.COUNTS)
+    assert meta["events"]["not_counted"] == {"branch": "no branch event"} and meta["arch_facts"]["events"] == "PMUv3"
+    assert res["events"]["instructions"] == ins["instructions"] and res["events"]["l1d_miss"]["source"] == "model"
+    with pytest.raises(ValueError, match="merged twice"):
+        model.merge(out, counts_file(tmp_path, [(0, 10, 1, (1, 0, 1, 0, 0, 0))]), GEO)
+
+
+def test_model_events_without_a_model_are_refused():
+    """A meta record without "model" (no bm run --model) whose results say source model: refused."""
+    ev = {"l1d_access": {"mean": Decimal("1.000"), "p50": Decimal("1.000"), "source": "model"}}
+    lines = corpus.write_log([Bench("alpha", [100] * 8, extra={"events": ev})],
+                             meta={"events": {"counted": {"l1d_access": {"source": "model"}}, "not_counted": {}}})
+    errs = [p.msg for p in logmod.analyze(corpus.text(lines), "x").problems]
+    assert any("counted by the cache model, but the meta record has no \"model\"" in e for e in errs), errs
+    assert any("events.l1d_access is from the cache model, but the meta record has no \"model\"" in e
+               for e in errs), errs
