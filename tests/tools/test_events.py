@@ -152,3 +152,78 @@ def test_a_failed_result_carries_no_events():
           if '"status":"fail"' in ln else ln for ln in ls]
     errs = problems(ls)
     assert any("a fail result carries figures (events)" in e for e in errs), errs
+
+
+@pytest.fixture
+def logs(write):
+    """A: the default boot; B: sw_incr doubled and l1d_access modelled (a run under bm run --model)."""
+    model_meta = {"model": {"l1d": {"size_bytes": 32768, "ways": 4, "line_bytes": 64},
+                            "l1i": {"size_bytes": 32768, "ways": 4, "line_bytes": 64}, "l2": None}}
+    b = lines(dict(PMU, l1d_access={"source": "model"}), meta=model_meta,
+              res=_res(sw_incr=fig("2.000"), l1d_access=fig("7.500", "7.000", source="model")))
+    return write("a.log", lines()), write("b.log", b)
+
+
+def test_report_shows_events_with_their_source_and_what_was_not_counted(logs):
+    p = bm("report", *logs)
+    no_crash(p)
+    assert p.returncode == 0, p.stderr
+    table = p.stdout.split("events per iteration")[1]
+    rows = [ln.split() for ln in table.splitlines()[2:] if ln.strip() and not ln.startswith(("not", "  "))]
+    assert ["b.log", "alpha", "l1d_access", "modelled", "7.5", "7", "-"] in rows, table
+    assert ["a.log", "beta", "sw_incr", "pmu", "1", "1", "-"] in rows and len(rows) == 10, table
+    assert "not counted:\n  l1d_miss: PMCEID0_EL0 bit 3 is clear" in p.stdout
+    csv = bm("report", "--format", "csv", logs[1]).stdout.splitlines()
+    assert csv[0].endswith("l1d_access.mean,l1d_access.p50,l1d_access.source")
+    assert csv[1].endswith(",100.000,100.000,pmu,2.000,2.000,pmu,7.500,7.000,model"), csv
+    rows = json.loads(bm("report", "--format", "json", logs[1]).stdout)
+    assert rows[0]["events"]["l1d_access"] == {"mean": 7.5, "p50": 7, "source": "model"}
+    assert rows[0]["events_not_counted"] == NOPE
+    merged = bm("report", "--merge", *logs).stdout.split("events per iteration")[1]
+    assert ["alpha", "sw_incr", "pmu", "1.5", "1.5", "2"] in [ln.split() for ln in merged.splitlines()], merged
+
+
+def test_compare_tests_event_figures_like_the_others(logs):
+    p = bm("compare", *logs)
+    no_crash(p)
+    assert p.returncode == 0, p.stderr
+    got = {(r["benchmark"], r["metric"]): r["verdict"] for r in json.loads(bm("compare", "--format", "json", *logs).stdout)}
+    # deterministic (qemu-icount) runs: a difference is a change; l1d_access only in B: not compared
+    assert {m: v for (b, m), v in got.items() if b == "alpha" and "." in m} == {
+        "instructions.mean": "same", "instructions.p50": "same", "sw_incr.mean": "more", "sw_incr.p50": "more"}, got
+    assert "sw_incr.mean                1           2  +1 (+100.00%)" in p.stdout
+    assert "l1d_access" not in p.stdout and "NAME.mean, NAME.p50: an event count" in p.stdout
+    js = json.loads(bm("compare", "--format", "json", "--events", "sw_incr", *logs).stdout)
+    ev = [r for r in js if r["metric"].startswith("sw_incr")]
+    assert [(r["metric"], r["a"], r["b"], r["verdict"], r["test"]) for r in ev if r["benchmark"] == "beta"] == \
+        [("sw_incr.mean", 1, 2, "more", "exact"), ("sw_incr.p50", 1, 2, "more", "exact")]
+    assert not [r for r in js if r["metric"].startswith("instructions")]
+    # one run per side of host time: an event figure has no test; it moved, so "?"
+    a, b = (lines(built_for="qemu", res=r) for r in (None, _res(sw_incr=fig("2.000"))))
+    qa, qb = (logs[0].replace("a.log", n) for n in ("qa.log", "qb.log"))
+    for path, ls in ((qa, a), (qb, b)):
+        open(path, "wb").write(corpus.text(ls))
+    out = bm("compare", qa, qb).stdout
+    assert "alpha sw_incr.mean ?: an event's figure of one run per side has no distribution" in out, out
+
+
+@pytest.mark.parametrize("cmd", [["compare", "--events", "l1d_mis"], ["plot", "--bench", "alpha", "-o", "x.png",
+                                                                     "--event", "l1d_mis"]])
+def test_bad_event_names_are_refused(logs, cmd):
+    p = bm(*cmd, *logs)
+    assert p.returncode == 2 and "l1d_mis: not an event name; the events are instructions, cycles" in p.stderr, \
+        p.stderr
+
+
+def test_plot_an_event(logs, tmp_path):
+    out = tmp_path / "ev.png"
+    p = bm("plot", *logs, "--bench", "alpha", "--event", "sw_incr", "-o", out)
+    no_crash(p)
+    assert p.returncode == 0 and out.read_bytes()[:4] == b"\x89PNG" and "(sw_incr, 2 runs)" in p.stderr, p.stderr
+    p = bm("plot", *logs, "--bench", "alpha", "--event", "l1d_miss", "-o", out)
+    assert p.returncode == 2, p.stderr
+    assert "a.log: l1d_miss not counted: PMCEID0_EL0 bit 3 is clear" in p.stderr
+    assert "nothing to plot: no run counts l1d_miss for alpha" in p.stderr
+    p = bm("plot", *logs, "--bench", "alpha", "--event", "l1d_access", "-o", tmp_path / "m.svg")
+    assert p.returncode == 0 and "a.log: l1d_access not counted (not in -DBM_EVENTS)" in p.stderr, p.stderr
+    assert "modelled" in (tmp_path / "m.svg").read_text()
