@@ -227,3 +227,11 @@ def test_plot_an_event(logs, tmp_path):
     p = bm("plot", *logs, "--bench", "alpha", "--event", "l1d_access", "-o", tmp_path / "m.svg")
     assert p.returncode == 0 and "a.log: l1d_access not counted (not in -DBM_EVENTS)" in p.stderr, p.stderr
     assert "modelled" in (tmp_path / "m.svg").read_text()
+
+
+def test_records_md_names_the_events_of_the_one_list():
+    from test_docs import documented_keys
+    row = documented_keys()["result"]["events"]
+    import re
+    listed = re.search(r"each with its meaning: ([^)]*)\)", row).group(1)
+    assert re.findall(r"`(\w+)`", listed) == list(events.NAMES)
