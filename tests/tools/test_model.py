@@ -101,7 +101,8 @@ def resigned(edit, kind="result"):
           "l2_access": {"mean": Decimal("3.000"), "p50": Decimal("3.000"), "source": "model"},
           "l2_miss": {"mean": Decimal("3.000"), "p50": Decimal("3.000"), "source": "model"}}
     geo = {"l1d": {"size_bytes": 32768, "ways": 4, "line_bytes": 64},
-           "l1i": {"size_bytes": 32768, "ways": 4, "line_bytes": 64}, "l2": None}
+           "l1i": {"size_bytes": 32768, "ways": 4, "line_bytes": 64},
+           "l2": {"size_bytes": 262144, "ways": 8, "line_bytes": 64}}
     for i, ln in enumerate(lines):
         if ln.startswith('{"type":"result"'):
             lines[i] = corpus.resign(ln, lambda d: (d.__setitem__("events", ev), edit(d) if kind == "result" else 0))
@@ -133,6 +134,8 @@ def test_impossible_events_are_refused(edit, words):
     (lambda d: d["model"]["l1d"].__setitem__("ways", 3), "not a power-of-two number of sets"),
     (lambda d: d["model"].__setitem__("l1i", None), "model.l1i must be"),
     (lambda d: d["model"].pop("l2"), "exactly l1d, l1i, l2"),
+    (lambda d: d["model"].__setitem__("l2", None), "events.counted.l2_access: counted by the cache model, but "
+                                                   "model.l2 is null"),
 ])
 def test_impossible_geometry_in_meta_is_refused(edit, words):
     errs = resigned(edit, "meta")

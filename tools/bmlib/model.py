@@ -273,6 +273,11 @@ def meta_problems(d):
         why = geometry_problem(g["size_bytes"], g["ways"], g["line_bytes"])
         if why:
             errs.append(f"model.{lv}: {why}")
+    ev = d.get("events") if isinstance(d.get("events"), dict) else {}
+    for name, v in (ev.get("counted") if isinstance(ev.get("counted"), dict) else {}).items():
+        if isinstance(v, dict) and v.get("source") == "model" and name in COUNTS and m[name.split("_")[0]] is None:
+            errs.append(f"events.counted.{name}: counted by the cache model, but model.{name.split('_')[0]} is null "
+                        "(not modelled)")
     return errs
 
 
