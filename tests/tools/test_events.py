@@ -117,6 +117,7 @@ MISS = {k: {"source": "pmu", "raw": i, "counter": f"PMEVCNTR{i}_EL0"} for i, k i
     (None, _res(sw_incr=fig("1.000", below=0)), "events.sw_incr.below = 0: a count >= 1"),
     (None, _res(sw_incr=fig("1.000", below=9)), "events.sw_incr.below = 9 > n = 8"),
     (None, _res(sw_incr=fig("1.000", max=D(1))), "events.sw_incr must hold mean, p50 and source"),
+    (None, _res(sw_incr=fig("1.000", p50_bound_ppm=0)), "events.sw_incr.p50_bound_ppm = 0: 1 .. 4294967295"),
     (None, _res(cache=fig("1.000")), "events.cache: 'cache' is not an event name"),
     (None, _res(sw_incr=fig("1.000", source="model")), "events.sw_incr is from the cache model, but the meta "
                                                        "record has no \"model\""),
@@ -136,6 +137,20 @@ def test_more_misses_than_accesses_are_refused(part, whole, k):
     assert any(f"events.{part}.{k} = 5.000 > events.{whole}.{k} = 4.000" in e for e in errs), errs
     ev[part] = fig("4.000")
     assert problems(lines(MISS, {}, res=lambda name: ev)) == []
+
+
+def test_below_and_a_bounded_p50_are_accepted():
+    assert problems(lines(res=_res(sw_incr=fig("1.000", below=2, p50_bound_ppm=7968)))) == []
+
+
+def test_compare_knows_a_bounded_p50_to_its_bin(write):
+    """A p50 held in a histogram bin (p50_bound_ppm): deterministic runs whose p50s lie within
+    each other's bounds are ~, not a change; the exact means still are."""
+    a = write("a.log", lines(res=_res(sw_incr=fig("1000.000", p50_bound_ppm=7968))))
+    b = write("b.log", lines(res=_res(sw_incr=fig("1004.000", p50_bound_ppm=7968))))
+    js = json.loads(bm("compare", "--format", "json", "--events", "sw_incr", a, b).stdout)
+    got = {r["metric"]: (r["verdict"], r["why"]) for r in js if r["benchmark"] == "alpha"}
+    assert got["sw_incr.p50"] == ("~", "within the histogram's resolution") and got["sw_incr.mean"][0] == "more"
 
 
 def test_instructions_need_not_match_without_icount():

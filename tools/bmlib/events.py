@@ -5,6 +5,7 @@ against each other (docs/records.md). The cache model's own rules are in model.p
 import argparse
 from decimal import Decimal
 
+from .derive import U32_MAX
 from .records import DEC_MAX, U64_MAX
 
 # name -> what one count is (per iteration in a result)
@@ -124,8 +125,8 @@ def _figure_problem(x):
 
 
 def result_problems(d):
-    """An ok result's "events": known names, each {mean, p50, source[, below]} with per-iteration
-    decimals, and a miss never more than the accesses (a part within its whole) on any source."""
+    """An ok result's "events": known names, each {mean, p50, source[, below][, p50_bound_ppm]} with
+    per-iteration decimals (p50 within a histogram bin: the bound says how far it may be off), and a miss never more than the accesses (a part within its whole) on any source."""
     if "events" not in d or d.get("status") != "ok":
         return []            # (a non-ok result's events: rules.FIGURES refuses them)
     ev = d["events"]
@@ -141,10 +142,10 @@ def result_problems(d):
         if not isinstance(v, dict) or v.get("source") not in SOURCES:
             errs.append(f"{where}.source must be one of {', '.join(SOURCES)}")
             continue
-        extra = set(v) - {"mean", "p50", "source", "below"}
+        extra = set(v) - {"mean", "p50", "source", "below", "p50_bound_ppm"}
         if extra or not all(k in v for k in FIGS):
-            errs.append(f"{where} must hold mean, p50 and source (and below when some samples were below the "
-                        f"overhead){': not ' + ', '.join(sorted(extra)) if extra else ''}")
+            errs.append(f"{where} must hold mean, p50 and source (and below, p50_bound_ppm where they are not 0)"
+                        f"{': not ' + ', '.join(sorted(extra)) if extra else ''}")
             continue
         bad = [(k, _figure_problem(v[k])) for k in FIGS if _figure_problem(v[k])]
         for k, why in bad:
@@ -155,6 +156,10 @@ def result_problems(d):
                 errs.append(f"{where}.below = {b!r}: a count >= 1 (absent when no sample was below the overhead)")
             elif _whole(n) and b > n:
                 errs.append(f"{where}.below = {b} > n = {n}: it counts some of the n samples")
+        if "p50_bound_ppm" in v:
+            b = v["p50_bound_ppm"]
+            if not _whole(b) or not 1 <= b <= U32_MAX:
+                errs.append(f"{where}.p50_bound_ppm = {b!r}: 1 .. {U32_MAX} ppm (absent when the median is exact)")
         if not bad:
             fig[name] = v
     for part, whole in SUBSETS:

@@ -186,8 +186,12 @@ def _quantile_range(bench, metric):
     res = bench.result.data
     if bench.hist is not None:
         return _order_range(derive.Hist(bench.hist.data), _nearest_rank(res["n"], metric))
-    v = Fraction(str(res[metric]))
-    b = (res.get("bound_ppm") or {}).get(metric, 0) if metric in derive.RANKS else 0
+    return _bound_range(res[metric], (res.get("bound_ppm") or {}).get(metric, 0) if metric in derive.RANKS else 0)
+
+
+def _bound_range(figure, b):
+    """[lo, hi] that a printed quantile with a relative bound of b ppm can stand for."""
+    v = Fraction(str(figure))
     if not b:
         return v, v
     # (r - lo) / lo <= b and (hi - r) / hi <= b; the figure itself is rounded to 3 decimals
@@ -295,16 +299,17 @@ EVENT_VERDICT = {"slower": "more", "faster": "fewer"}
 
 
 def _event_figures(benches, ev, k):
-    """The runs' figure k (mean, p50) of event ev, and the sources that counted it; None where a
-    run has no such event."""
-    out, src = [], set()
+    """The runs' figure k (mean, p50) of event ev, the sources that counted it, and the largest
+    bound of a p50 held in a histogram bin (ppm); None where a run has no such event."""
+    out, src, bound = [], set(), 0
     for x in benches:
         v = (x.result.get("events") or {}).get(ev)
         if not isinstance(v, dict):
-            return None, src
+            return None, src, 0
         out.append(v[k])
         src.add(v["source"])
-    return out, src
+        bound = max(bound, v.get("p50_bound_ppm", 0) if k == "p50" else 0)
+    return out, src, bound
 
 
 def _events(out, a, b, alpha, seed, names):
@@ -320,7 +325,7 @@ def _events(out, a, b, alpha, seed, names):
             continue
         for k in ("mean", "p50"):
             m = f"{ev}.{k}"
-            (fa, sa), (fb, sb) = _event_figures(a, ev, k), _event_figures(b, ev, k)
+            (fa, sa, ba), (fb, sb, bb) = _event_figures(a, ev, k), _event_figures(b, ev, k)
             if fa is None or fb is None:
                 break
             exact = out.mode == "exact" and len(set(fa)) == 1 and len(set(fb)) == 1
@@ -330,9 +335,14 @@ def _events(out, a, b, alpha, seed, names):
                           "?" if vb != va else "~", f"counted by {'/'.join(sorted(sa))} in A, "
                                                     f"{'/'.join(sorted(sb))} in B: not one measurement")
             elif exact:
+                # (a p50 held in a histogram bin is known to its bound: changed when the ranges part)
                 va, vb = fa[0], fb[0]
-                row = Row(m, va, vb, vb - va, _rel(vb - va, va), None, None, "exact", vb != va,
-                          "same" if vb == va else "more" if vb > va else "fewer")
+                (la, ha), (lb, hb) = _bound_range(va, ba), _bound_range(vb, bb)
+                lo, hi = lb - ha, hb - la
+                moved = lo > 0 or hi < 0
+                row = Row(m, va, vb, vb - va, _rel(vb - va, va), None if lo == hi else (float(lo), float(hi)), None,
+                          "exact", moved, "same" if lo == hi == 0 else "more" if lo > 0 else "fewer" if hi < 0
+                          else "~", "" if moved or lo == hi else "within the histogram's resolution")
             elif len(a) > 1 or len(b) > 1:
                 row = _runs_row(m, fa, fb, alpha, seed, floor)
                 row.verdict = EVENT_VERDICT.get(row.verdict, row.verdict)
