@@ -155,9 +155,10 @@ OTHER_BOARDS = ("qemu-virt-aarch64", "qemu-x86_64", "mps2-an386")
 # Documented keys none of these images may emit, and why (another board's, or never on this run).
 ELSEWHERE = {
     "meta": {"tick_insns": "qemu-icount builds whose counter is not the core clock (SysTick, TSC)",
-             "model": "runs under the cache model (bm run --model)"},
+             "model": "runs under the cache model (bm run --model)",
+             "events": "images built with -DBM_EVENTS, and runs under the cache model"},
     "result": {"core_per_tick_ppm": "x86 only", "core_cycles_p50": "x86 only", "core_cycles_mean": "x86 only",
-               "events": "runs under the cache model (bm run --model)"},
+               "events": "images built with -DBM_EVENTS, and runs under the cache model (bm run --model)"},
 }
 FRAMING = {"type", "format", "seq", "crc"}      # every record's, documented under Framing
 

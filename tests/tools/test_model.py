@@ -101,12 +101,14 @@ def resigned(edit, kind="result"):
           "l2_access": {"mean": Decimal("3.000"), "p50": Decimal("3.000"), "source": "model"},
           "l2_miss": {"mean": Decimal("3.000"), "p50": Decimal("3.000"), "source": "model"}}
     geo = {"l1d": {"size_bytes": 32768, "ways": 4, "line_bytes": 64},
-           "l1i": {"size_bytes": 32768, "ways": 4, "line_bytes": 64}, "l2": None}
+           "l1i": {"size_bytes": 32768, "ways": 4, "line_bytes": 64},
+           "l2": {"size_bytes": 262144, "ways": 8, "line_bytes": 64}}
     for i, ln in enumerate(lines):
         if ln.startswith('{"type":"result"'):
             lines[i] = corpus.resign(ln, lambda d: (d.__setitem__("events", ev), edit(d) if kind == "result" else 0))
         if ln.startswith('{"type":"meta"'):
-            lines[i] = corpus.resign(ln, lambda d: (d.__setitem__("model", geo), edit(d) if kind == "meta" else 0))
+            lines[i] = corpus.resign(ln, lambda d: (d.__setitem__("model", geo), d.__setitem__("events", {
+                "counted": {k: {"source": "model"} for k in ev}, "not_counted": {}}), edit(d) if kind == "meta" else 0))
     return [p.msg for p in logmod.analyze("\n".join(lines).encode(), "x").problems]
 
 
@@ -115,9 +117,9 @@ def test_a_consistent_merged_boot_is_clean():
 
 
 @pytest.mark.parametrize("edit,words", [
-    (lambda d: d["events"]["l1d_miss"].__setitem__("mean", Decimal("11.000")), "a cache misses at most"),
+    (lambda d: d["events"]["l1d_miss"].__setitem__("mean", Decimal("11.000")), "are a subset of"),
     (lambda d: d["events"]["l2_access"].__setitem__("mean", Decimal("5.000")), "the L1 misses it counts sum"),
-    (lambda d: d["events"]["l1d_miss"].__setitem__("p50", Decimal("-1.000")), "a decimal >= 0"),
+    (lambda d: d["events"]["l1d_miss"].__setitem__("p50", Decimal("-1.000")), "is negative"),
     (lambda d: d["events"]["l1d_miss"].__setitem__("p50", Decimal("1.0001")), "at most 3 places"),
     (lambda d: d["events"].__setitem__("branch_miss", {"mean": 1, "p50": 1, "source": "model"}), "counts l1d_access"),
     (lambda d: d["events"]["l1i_miss"].pop("p50"), "exactly mean, p50 and source"),
@@ -132,6 +134,8 @@ def test_impossible_events_are_refused(edit, words):
     (lambda d: d["model"]["l1d"].__setitem__("ways", 3), "not a power-of-two number of sets"),
     (lambda d: d["model"].__setitem__("l1i", None), "model.l1i must be"),
     (lambda d: d["model"].pop("l2"), "exactly l1d, l1i, l2"),
+    (lambda d: d["model"].__setitem__("l2", None), "events.counted.l2_access: counted by the cache model, but "
+                                                   "model.l2 is null"),
 ])
 def test_impossible_geometry_in_meta_is_refused(edit, words):
     errs = resigned(edit, "meta")
@@ -146,3 +150,35 @@ def test_a_failed_result_carries_no_events():
             lines[i] = corpus.resign(ln, lambda d: d.__setitem__("events", {"l1d_miss": {"mean": 0}}))
     errs = [p.msg for p in logmod.analyze("\n".join(lines).encode(), "x").problems]
     assert any("carries figures (events)" in e for e in errs), errs
+
+
+def test_merge_lists_its_events_in_meta_beside_the_firmwares(tmp_path):
+    """The firmware counted instructions and named l1d_miss as not counted: the model's events join
+    the counted ones (l1d_miss moves there), each result keeps its own events beside the model's."""
+    ins = {"instructions": {"mean": Decimal("100.000"), "p50": Decimal("100.000"), "source": "pmu"}}
+    data = corpus.text(corpus.write_log(
+        [Bench("alpha", [100] * 8, extra={"events": ins})],
+        meta={"arch_facts": {"events": "PMUv3"},     # (a nested "events" first: not the one to replace)
+              "events": {"counted": {"instructions": {"source": "pmu", "raw": 8, "counter": "PMEVCNTR1_EL0"}},
+                         "not_counted": {"l1d_miss": "no refill event", "branch": "no branch event"}}}))
+    out = model.merge(data, counts_file(tmp_path, [(0, 10, 1, (1, 0, 1, 0, 0, 0))]), GEO)
+    lg = logmod.analyze(out, "merged")
+    assert not lg.problems, [p.msg for p in lg.problems]
+    meta, res = (next(r.data for r in lg.boots[-1].records if r.type == t) for t in ("meta", "result"))
+    assert meta["events"]["counted"]["instructions"]["source"] == "pmu"
+    assert {k for k, v in meta["events"]["counted"].items() if v == {"source": "model"}} == set(model.COUNTS)
+    assert meta["events"]["not_counted"] == {"branch": "no branch event"} and meta["arch_facts"]["events"] == "PMUv3"
+    assert res["events"]["instructions"] == ins["instructions"] and res["events"]["l1d_miss"]["source"] == "model"
+    with pytest.raises(ValueError, match="merged twice"):
+        model.merge(out, counts_file(tmp_path, [(0, 10, 1, (1, 0, 1, 0, 0, 0))]), GEO)
+
+
+def test_model_events_without_a_model_are_refused():
+    """A meta record without "model" (no bm run --model) whose results say source model: refused."""
+    ev = {"l1d_access": {"mean": Decimal("1.000"), "p50": Decimal("1.000"), "source": "model"}}
+    lines = corpus.write_log([Bench("alpha", [100] * 8, extra={"events": ev})],
+                             meta={"events": {"counted": {"l1d_access": {"source": "model"}}, "not_counted": {}}})
+    errs = [p.msg for p in logmod.analyze(corpus.text(lines), "x").problems]
+    assert any("counted by the cache model, but the meta record has no \"model\"" in e for e in errs), errs
+    assert any("events.l1d_access is from the cache model, but the meta record has no \"model\"" in e
+               for e in errs), errs

@@ -4,7 +4,7 @@ hist records, the counts, and each figure against the rest of its boot."""
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from . import FORMAT, derive, rules, shared
+from . import FORMAT, derive, events, rules, shared
 
 
 @dataclass
@@ -395,6 +395,8 @@ class _Check:
     def result_vs_meta(self, bench, r, samples, unit):
         if r.get("status") != "ok":
             return
+        for m in events.against_meta(self.meta, r.data):
+            self.bench_say(bench, r, "result: " + m)
         n, u = r.get("n"), r.get("unit")
         if samples is not None and isinstance(n, int) and n != samples:
             self.rule_say(("n", samples), bench, r, f"n = {rules.show(n)}")

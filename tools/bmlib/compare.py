@@ -1,7 +1,8 @@
 """Compare two sides, A and B (two builds, boards or library versions), each one or more runs:
 per benchmark the change of the median, mean and P99 with a confidence interval, a test that
 fits the data, effect sizes and a verdict (`slower`, `faster`, `~` not significant, `same` exact,
-`?` changed but no test fits these data: why is said under the table).
+`?` changed but no test fits these data: why is said under the table), and each event count
+(records.md's "events") both sides have: `more`, `fewer`, `same`, `~` or `?` like the figures.
 Deterministic QEMU runs are compared exactly. `--gate` turns a regression into exit status 1.
 
 Exit status: 0 no gate failed, 1 a gate failed, 2 usage, unreadable or not comparable runs."""
@@ -9,7 +10,7 @@ import re
 import sys
 from decimal import Decimal
 
-from . import dist, stats
+from . import dist, events, stats
 from .errors import UsageError
 from .log import load_runs
 from .options import alpha, bench_pattern
@@ -27,6 +28,9 @@ def add_arguments(p):
     p.add_argument("-b", nargs="+", default=[], metavar="RUN", help="side B, as -a")
     p.add_argument("--metric", default="p50,mean,p99",
                    help=f"figures to compare, comma-separated, of {','.join(stats.METRICS)} (default p50,mean,p99)")
+    p.add_argument("--events", metavar="NAME,...", type=_event_names,
+                   help="event counts to compare, comma-separated (default: every one both sides count; none: no "
+                        "event)")
     p.add_argument("--gate", action="append", default=[], metavar="METRIC:+LIMIT[%]",
                    help="exit 1 when a benchmark's METRIC got significantly worse by more than LIMIT, or worse "
                         "and no test can judge it (e.g. p99:+5%%, mean:+20 in the records' unit); repeatable")
@@ -34,6 +38,10 @@ def add_arguments(p):
     p.add_argument("--bench", metavar="REGEX", help="only benchmarks whose name matches REGEX")
     p.add_argument("--force", action="store_true", help="compare runs whose meta records differ")
     p.add_argument("--format", choices=FORMATS, default="table", help="output format (default table)")
+
+
+def _event_names(text):
+    return [] if text == "none" else events.name_list(text)
 
 
 def _delta_text(r):
@@ -107,8 +115,9 @@ def sides(args):
     return args.a, args.b
 
 
-def compare_runs(a_runs, b_runs, metrics, alpha, name_filter=None, warn=None):
-    """The library entry (also used by tools/bench/compare-power): [stats.Bench]."""
+def compare_runs(a_runs, b_runs, metrics, alpha, name_filter=None, warn=None, event_names=None):
+    """The library entry (also used by tools/bench/compare-power): [stats.Bench]. event_names:
+    the events to compare (None: every one both sides count)."""
     names = []
     for r in a_runs + b_runs:
         for bench in r.boot.benches:
@@ -118,7 +127,7 @@ def compare_runs(a_runs, b_runs, metrics, alpha, name_filter=None, warn=None):
     for name in names:
         a = [r.bench(name) for r in a_runs if r.bench(name) is not None]
         b = [r.bench(name) for r in b_runs if r.bench(name) is not None]
-        out.append(stats.compare_bench(name, a, b, metrics, alpha))
+        out.append(stats.compare_bench(name, a, b, metrics, alpha, events=event_names))
         for side, have, runs in (("A", a, a_runs), ("B", b, b_runs)):
             if warn and have and len(have) < len(runs):
                 warn(f"{name}: in {len(have)} of the {len(runs)} runs of {side} (tested on those)")
@@ -189,7 +198,7 @@ def main(args):
         warn(f"A and B were measured by different kit versions ({'/'.join(kv[0])} vs {'/'.join(kv[1])}): "
              "part of a change may be the kit's own (its harness, overhead subtraction or statistics), "
              "not your code's")
-    benches = compare_runs(a_runs, b_runs, metrics, args.alpha, args.bench, warn)
+    benches = compare_runs(a_runs, b_runs, metrics, args.alpha, args.bench, warn, args.events)
     if not benches:
         raise UsageError("no benchmark to compare" + (f" matches {args.bench!r}" if args.bench else ""))
     names = {b.name for b in benches}
@@ -219,6 +228,9 @@ def main(args):
         print("change = B - A (positive: B takes longer); d = Cohen's d, cliff = Cliff's delta "
               "(B against A); ~ = not significant at alpha "
               f"{args.alpha:g}; ? = changed, but no test fits (a gate on it fails)")
+        if any("." in r.metric for b in benches for r in b.rows):
+            print("NAME.mean, NAME.p50: an event count per iteration (positive change: B counts more; its source "
+                  "is in bm report)")
     fails = stats.gate_failures(benches, gates) if gates else []
     for name, msg in fails:
         print(f"bm compare: gate failed: {name}: {printable(msg)}", file=sys.stderr)

@@ -1,14 +1,16 @@
 """Plot one benchmark's distribution from the hist records of one or more runs: a histogram
 and a CDF side by side, one series per file (its runs pooled; --each-run for one per run),
 P50/P99/P99.9 marked, the x axis over the bulk (min to the largest P99.9; --full-range for
-everything), log-x when that spans more than ~1.5 decades. Writes PNG or SVG (matplotlib, Agg
-backend: no display needed)."""
+everything), log-x when that spans more than ~1.5 decades. --event NAME plots an event count
+instead: records hold its per-iteration mean and median per run, not its distribution, so that is
+one bar (the mean) and one mark (the median) per run. Writes PNG or SVG (matplotlib, Agg backend:
+no display needed)."""
 import os
 import sys
 
 import numpy as np
 
-from . import dist
+from . import dist, events
 from .errors import UsageError
 from .log import load_runs, same_file
 from .output import printable
@@ -23,8 +25,72 @@ def add_arguments(p):
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.png or FILE.svg")
     p.add_argument("--bins", type=int, default=60, help="histogram bars (default 60)")
     p.add_argument("--each-run", action="store_true", help="one series per run, not per file")
+    p.add_argument("--event", metavar="NAME", type=_one_event,
+                   help="plot this event count per run (its mean and median) instead of the cycles' distribution")
     p.add_argument("--full-range", action="store_true",
                    help="x axis to the largest sample (default: to the largest P99.9, the rest counted in the title)")
+
+
+def _one_event(text):
+    import argparse
+    names = events.name_list(text)
+    if len(names) != 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: one event per plot")
+    return names[0]
+
+
+def _open_plt():
+    # Always Agg (files only): a display backend named in the environment, valid or not, is not
+    # ours to use, and matplotlib would refuse an unknown one at import.
+    os.environ.pop("MPLBACKEND", None)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _save(plt, fig, path):
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=110)
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror or e}")
+    finally:
+        plt.close(fig)
+
+
+def plot_event(runs, args, warn):
+    """One bar per run: the event's mean per iteration, its median marked; each run's source named
+    (a modelled count is labelled so). A run that could not count it is said with its reason."""
+    bars = []
+    for run in runs:
+        b = run.bench(args.bench)
+        if b is None or b.result is None or b.status != "ok":
+            warn(f"{run.label}: no ok result of {args.bench}")
+            continue
+        v = (b.result.get("events") or {}).get(args.event)
+        if v is None:
+            why = events.not_counted(run.meta).get(args.event)
+            warn(f"{run.label}: {args.event} not counted" + (f": {why}" if why else " (not in -DBM_EVENTS)"))
+            continue
+        label = run.label + (f" ({run.meta.get('label')})" if run.meta.get("label") else "")
+        bars.append((label.replace("$", r"\$") + f"\n{events.source_text(v)}", float(v["mean"]), float(v["p50"])))
+    if not bars:
+        raise UsageError(f"nothing to plot: no run counts {args.event} for {args.bench} (the warnings say why)")
+    plt = _open_plt()
+    fig, ax = plt.subplots(figsize=(max(5, 1.2 * len(bars) + 2), 4.5))
+    x = np.arange(len(bars))
+    ax.bar(x, [m for _, m, _ in bars], color="#4c72b0", label="mean")
+    ax.scatter(x, [p for _, _, p in bars], color="black", marker="_", s=400, zorder=3, label="median (p50)")
+    ax.set_xticks(x, [lb for lb, _, _ in bars], fontsize=8)
+    ax.set_ylabel(f"{args.event} per iteration")
+    ax.set_title(f"{args.bench}: {args.event} ({events.NAMES[args.event]})", fontsize=10)
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize=8)
+    _save(plt, fig, args.output)
+    print(f"bm plot: wrote {args.output} ({args.event}, {len(bars)} run{'s' if len(bars) != 1 else ''})",
+          file=sys.stderr)
+    return 0
 
 
 def main(args):
@@ -40,6 +106,8 @@ def main(args):
     def warn(msg):
         print(f"bm plot: warning: {printable(msg)}", file=sys.stderr)
     runs = load_runs(args.runs, warn)
+    if args.event:
+        return plot_event(runs, args, warn)
     groups = {}  # series label -> [samples of each run]
     units = {}   # unit -> the first run that has it
     for run in runs:
@@ -83,12 +151,7 @@ def main(args):
 
 
 def draw(series, bench, path, nbins, full_range=False):
-    # Always Agg (files only): a display backend named in the environment, valid or not, is not
-    # ours to use, and matplotlib would refuse an unknown one at import.
-    os.environ.pop("MPLBACKEND", None)
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = _open_plt()
     lo = min(float(s[0]) for _, s, _ in series)
     hi = max(float(s[-1]) for _, s, _ in series)
     hidden = 0
@@ -137,10 +200,4 @@ def draw(series, bench, path, nbins, full_range=False):
     ax_h.legend(loc="upper right", fontsize=8)
     ax_c.legend(handles=[Line2D([], [], color="gray", linestyle=s, label=n) for _, n, s in MARKS],
                 loc="lower right", fontsize=8)
-    fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=110)
-    except OSError as e:
-        raise UsageError(f"cannot write {path}: {e.strerror or e}")
-    finally:
-        plt.close(fig)
+    _save(plt, fig, path)

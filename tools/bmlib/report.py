@@ -1,9 +1,10 @@
 """One row per benchmark and run (or per benchmark, merged over runs) with its key figures
 and their unit, as a text table, CSV, Markdown or JSON. Merged rows give, for each figure,
-the median over the runs, and the runs' spread of the median."""
+the median over the runs, and the runs' spread of the median. Event counts (records.md's
+"events") follow as a table of their own, with the events each run could not count and why."""
 import sys
 
-from . import stats
+from . import events, stats
 from .errors import UsageError
 from .log import load_runs
 from .options import bench_pattern
@@ -52,6 +53,10 @@ def per_run(runs, pick):
             raw.update({"cv": r.get("cv_ppm") / 1e6 if isinstance(r.get("cv_ppm"), int) else None,
                         "insns": r.get("insns"), "p50_ns": r.get("p50_ns"), "ops_per_s": r.get("ops_per_s"),
                         "label": run.meta.get("label"), "board": run.meta.get("board")})
+            if isinstance(r.get("events"), dict):
+                raw["events"] = r["events"]
+            if events.not_counted(run.meta):
+                raw["events_not_counted"] = events.not_counted(run.meta)
             cells = {k: num(v) for k, v in raw.items()}
             cells["cv"] = pct(raw["cv"], signed=False) if raw["cv"] is not None else "-"
             cells["_raw"] = raw
@@ -82,6 +87,16 @@ def merged(runs, pick, warn=None):
             # (exact: the median of decimals is a decimal, and what is printed is the figure)
             vals = [r[k] for r in ok if r.get(k) is not None]
             raw[k] = stats.median(vals) if vals else None
+        evs = {}
+        for r in ok:
+            for ev, v in (r.get("events") or {}).items():
+                evs.setdefault(ev, []).append(v)
+        if evs:
+            # (each figure the median over the runs that counted it; every source that did)
+            raw["events"] = {ev: {"mean": stats.median([v["mean"] for v in vs]),
+                                  "p50": stats.median([v["p50"] for v in vs]),
+                                  "source": "/".join(sorted({v["source"] for v in vs})), "runs": len(vs)}
+                             for ev, vs in evs.items()}
         p50s = [r["p50"] for r in ok]
         raw["spread"] = float((max(p50s) - min(p50s)) / raw["p50"]) if len(p50s) > 1 and raw["p50"] else None
         cells = {k: num(v) for k, v in raw.items()}
@@ -89,6 +104,49 @@ def merged(runs, pick, warn=None):
         cells["_raw"] = raw
         rows.append(cells)
     return rows
+
+
+def event_columns(rows):
+    """CSV's event columns: NAME.mean, NAME.p50, NAME.source for every event of any row."""
+    names = list(dict.fromkeys(ev for row in rows for ev in row["_raw"].get("events", {})))
+    for row in rows:
+        for ev, v in row["_raw"].get("events", {}).items():
+            row["_raw"].update({f"{ev}.mean": v["mean"], f"{ev}.p50": v["p50"], f"{ev}.source": v["source"]})
+    return [(f"{ev}.{k}", f"{ev}.{k}") for ev in names for k in ("mean", "p50", "source")]
+
+
+def event_table(rows, runs, fmt, merged_rows):
+    """The events of the rows as a table of their own (one row per benchmark and event), then the
+    events each run could not count and why. Nothing when no run counts or refuses one."""
+    out = []
+    for row in rows:
+        raw = row["_raw"]
+        for ev, v in raw.get("events", {}).items():
+            out.append({"run": raw.get("run", ""), "benchmark": raw["benchmark"], "event": ev,
+                        "source": "/".join(events.SOURCE_WORDS.get(x, x) for x in v["source"].split("/")),
+                        "mean": num(v["mean"]), "p50": num(v["p50"]), "below": num(v.get("below")),
+                        "runs": num(v.get("runs"))})
+    refused = {}
+    for run in runs:
+        for ev, why in events.not_counted(run.meta).items():
+            refused.setdefault((ev, why), []).append(run.label)
+    if not out and not refused:
+        return
+    if out:
+        cols = [("run", "run"), ("benchmark", "benchmark"), ("event", "event"), ("source", "source"),
+                ("mean", "mean/it"), ("p50", "p50/it"), ("below", "below")]
+        if merged_rows:
+            cols = cols[1:-1] + [("runs", "runs")]
+        elif len(runs) == 1 and fmt == "table":
+            cols = cols[1:]
+        print("\nevents per iteration, overhead subtracted (modelled: the QEMU cache model of bm run --model, "
+              "not a hardware count):")
+        render(out, cols, fmt, sys.stdout)
+    if refused:
+        print("\nnot counted:")
+        for (ev, why), where in refused.items():
+            shown = "" if len(where) == len(runs) else f" (in {', '.join(where[:3])}{', ...' if len(where) > 3 else ''})"
+            print(printable(f"{'- ' if fmt == 'markdown' else '  '}{ev}: {why}{shown}"))
 
 
 def main(args):
@@ -116,7 +174,11 @@ def main(args):
             cols = cols[1:]
     if not rows:
         raise UsageError("no benchmark to report" + (f" matches {args.bench!r}" if args.bench else ""))
+    if args.format == "csv":
+        cols += event_columns(rows)
     render(rows, cols, args.format, sys.stdout)
+    if args.format in ("table", "markdown"):
+        event_table(rows, runs, args.format, args.merge)
     marks = sorted({c for row in rows for c in "*~?!" if row["_raw"]["status"].startswith("ok") and c in row["_raw"]["status"]})
     if "*" in marks:
         warn("ok*: the median batch is under 100x the counter read overhead or 100 ticks: the figure rests on the "

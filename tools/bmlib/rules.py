@@ -4,7 +4,7 @@ Relations between records (names, meta, totals) are checked in boot.py."""
 import re
 from decimal import Decimal
 
-from . import derive, layout, model
+from . import derive, events, layout, model
 from .output import printable
 from .records import DEC_MAX, U64_MAX, NonFinite
 # (the firmware's values, tools/gen-shared; STATUSES and WARMUP_WINDOW are also taken from here)
@@ -218,6 +218,7 @@ def check_meta(d: dict) -> list:
     _order(f, [("overhead_cycles", f.int("overhead_cycles")),
                ("overhead_cycles_max", f.int("overhead_cycles_max"))])
     f.errs += model.meta_problems(d)
+    f.errs += events.meta_problems(d)
     return f.errs
 
 
@@ -320,6 +321,7 @@ def check_result(d: dict) -> list:
     for k in ("ops_per_s", "core_per_tick_ppm", "bytes", "expect_insns"):
         f.int(k, required=False)
     f.str("cflags", required=False)
+    f.errs += events.result_problems(d)
     f.errs += model.event_problems(d)
     if not f.errs:
         f.errs += derive.ns_problems(d)

@@ -186,8 +186,12 @@ def _quantile_range(bench, metric):
     res = bench.result.data
     if bench.hist is not None:
         return _order_range(derive.Hist(bench.hist.data), _nearest_rank(res["n"], metric))
-    v = Fraction(str(res[metric]))
-    b = (res.get("bound_ppm") or {}).get(metric, 0) if metric in derive.RANKS else 0
+    return _bound_range(res[metric], (res.get("bound_ppm") or {}).get(metric, 0) if metric in derive.RANKS else 0)
+
+
+def _bound_range(figure, b):
+    """[lo, hi] that a printed quantile with a relative bound of b ppm can stand for."""
+    v = Fraction(str(figure))
     if not b:
         return v, v
     # (r - lo) / lo <= b and (hi - r) / hi <= b; the figure itself is rounded to 3 decimals
@@ -249,8 +253,9 @@ def _identical(benches):
     return all(all(b.result.get(k) == first.get(k) for k in keys) for b in benches[1:])
 
 
-def compare_bench(name, a, b, metrics, alpha, seed=0):
-    """a, b: the Bench (boot.Bench) of this benchmark in each run of each side."""
+def compare_bench(name, a, b, metrics, alpha, seed=0, events=None):
+    """a, b: the Bench (boot.Bench) of this benchmark in each run of each side; events: the
+    event names to compare (None: every one both sides count)."""
     out = Bench(name, runs=(len(a), len(b)))
     if not a or not b:
         out.mode, out.verdict = "missing", "only in B" if not a else "only in A"
@@ -270,7 +275,7 @@ def compare_bench(name, a, b, metrics, alpha, seed=0):
     if len(oka) < len(a):
         # A failed in some runs and B in none: B is compared with A's ok runs, and says so (a
         # regression does not hide behind a flaky baseline run).
-        r = compare_bench(name, oka, b, metrics, alpha, seed)
+        r = compare_bench(name, oka, b, metrics, alpha, seed, events)
         r.runs = (len(a), len(b))
         r.note = "; ".join(filter(None, [f"A ok in {len(oka)} of {len(a)} runs (compared on those; "
                                          f"{'/'.join(sorted(sa - {'ok'}))} in the rest)", r.note]))
@@ -278,12 +283,75 @@ def compare_bench(name, a, b, metrics, alpha, seed=0):
     out.unit = a[0].result.get("unit")
     icount = all(x.meta.get("built_for") == "qemu-icount" for x in a + b)
     if icount and _identical(a) and _identical(b):
-        return _exact(out, a[0], b[0], metrics)
-    if len(a) == 1 and len(b) == 1:
+        out = _exact(out, a[0], b[0], metrics)
+    elif len(a) == 1 and len(b) == 1:
         if a[0].hist is not None and b[0].hist is not None:
-            return _samples(out, a[0], b[0], metrics, alpha, seed)
-        return _moments(out, a[0], b[0], metrics, alpha)
-    return _runs(out, a, b, metrics, alpha, seed)
+            out = _samples(out, a[0], b[0], metrics, alpha, seed)
+        else:
+            out = _moments(out, a[0], b[0], metrics, alpha)
+    else:
+        out = _runs(out, a, b, metrics, alpha, seed)
+    _events(out, a, b, alpha, seed, events)
+    return out
+
+
+EVENT_VERDICT = {"slower": "more", "faster": "fewer"}
+
+
+def _event_figures(benches, ev, k):
+    """The runs' figure k (mean, p50) of event ev, the sources that counted it, and the largest
+    bound of a p50 held in a histogram bin (ppm); None where a run has no such event."""
+    out, src, bound = [], set(), 0
+    for x in benches:
+        v = (x.result.get("events") or {}).get(ev)
+        if not isinstance(v, dict):
+            return None, src, 0
+        out.append(v[k])
+        src.add(v["source"])
+        bound = max(bound, v.get("p50_bound_ppm", 0) if k == "p50" else 0)
+    return out, src, bound
+
+
+def _events(out, a, b, alpha, seed, names):
+    """The event figures both sides have in every run (names: only those; None: all), after the
+    benchmark's own rows and without a say in its verdict. They have no distribution (a mean and
+    a median per run): under deterministic QEMU a difference is a change
+    ("more", "fewer"); several runs per side are tested like any run figure; one run per side
+    cannot be tested ("?" if it moved)."""
+    have = list(dict.fromkeys(ev for x in a for ev in (x.result.get("events") or {})))
+    floor = min_p(len(a), len(b))
+    for ev in have:
+        if names is not None and ev not in names:
+            continue
+        for k in ("mean", "p50"):
+            m = f"{ev}.{k}"
+            (fa, sa, ba), (fb, sb, bb) = _event_figures(a, ev, k), _event_figures(b, ev, k)
+            if fa is None or fb is None:
+                break
+            exact = out.mode == "exact" and len(set(fa)) == 1 and len(set(fb)) == 1
+            if sa != sb:
+                va, vb = median(fa), median(fb)
+                row = Row(m, va, vb, vb - va, _rel(vb - va, va), None, None, "none", False,
+                          "?" if vb != va else "~", f"counted by {'/'.join(sorted(sa))} in A, "
+                                                    f"{'/'.join(sorted(sb))} in B: not one measurement")
+            elif exact:
+                # (a p50 held in a histogram bin is known to its bound: changed when the ranges part)
+                va, vb = fa[0], fb[0]
+                (la, ha), (lb, hb) = _bound_range(va, ba), _bound_range(vb, bb)
+                lo, hi = lb - ha, hb - la
+                moved = lo > 0 or hi < 0
+                row = Row(m, va, vb, vb - va, _rel(vb - va, va), None if lo == hi else (float(lo), float(hi)), None,
+                          "exact", moved, "same" if lo == hi == 0 else "more" if lo > 0 else "fewer" if hi < 0
+                          else "~", "" if moved or lo == hi else "within the histogram's resolution")
+            elif len(a) > 1 or len(b) > 1:
+                row = _runs_row(m, fa, fb, alpha, seed, floor)
+                row.verdict = EVENT_VERDICT.get(row.verdict, row.verdict)
+            else:
+                va, vb = fa[0], fb[0]
+                row = Row(m, va, vb, vb - va, _rel(vb - va, va), None, None, "none", False,
+                          "?" if vb != va else "~", "an event's figure of one run per side has no distribution "
+                                                   "to test (compare several runs per side)")
+            out.rows.append(row)
 
 
 def _exact(out, a, b, metrics):
@@ -402,21 +470,8 @@ def _runs(out, a, b, metrics, alpha, seed):
     out.mode = "runs"
     floor = min_p(len(a), len(b))
     for m in metrics:
-        xa = np.array([_f(x.result.get(m)) for x in a])
-        xb = np.array([_f(x.result.get(m)) for x in b])
-        ma, mb = median([x.result.get(m) for x in a]), median([x.result.get(m) for x in b])
-        delta = mb - ma
-        if floor >= alpha:
-            out.rows.append(Row(m, ma, mb, delta, _rel(delta, ma), None, None, "none", False,
-                                "?" if delta != 0 else "~",
-                                f"{len(a)} and {len(b)} runs of it: a rank test cannot go below p = {floor:.3g}"))
-            continue
-        p, u = _mwu(xa, xb)
-        ci = _bootstrap(xa, xb, lambda x, axis: np.median(x, axis=axis), alpha, seed)
-        # (significant, and B's runs above A's (U) the way the medians moved: else no verdict)
-        sig = p < alpha and (u * 2 > len(xa) * len(xb)) == (delta > 0) and delta != 0
-        out.rows.append(Row(m, ma, mb, delta, _rel(delta, ma), ci, p, "mann-whitney U (runs)",
-                            sig, _verdict(sig, delta)))
+        out.rows.append(_runs_row(m, [x.result.get(m) for x in a], [x.result.get(m) for x in b], alpha, seed,
+                                  floor))
     # Effect sizes of the run medians.
     xa = np.array([_f(x.result.get("p50")) for x in a])
     xb = np.array([_f(x.result.get("p50")) for x in b])
@@ -427,6 +482,22 @@ def _runs(out, a, b, metrics, alpha, seed):
     out.d = _cohen_d(float(np.mean(xa)), sd(xa), len(xa), float(np.mean(xb)), sd(xb), len(xb))
     out.verdict = _headline(out)
     return out
+
+
+def _runs_row(m, fa, fb, alpha, seed, floor):
+    """One figure of several runs per side (fa, fb: each run's): the rank test across runs, and a
+    bootstrap interval of the medians' difference."""
+    xa, xb = np.array([_f(x) for x in fa]), np.array([_f(x) for x in fb])
+    ma, mb = median(fa), median(fb)
+    delta = mb - ma
+    if floor >= alpha:
+        return Row(m, ma, mb, delta, _rel(delta, ma), None, None, "none", False, "?" if delta != 0 else "~",
+                   f"{len(fa)} and {len(fb)} runs of it: a rank test cannot go below p = {floor:.3g}")
+    p, u = _mwu(xa, xb)
+    ci = _bootstrap(xa, xb, lambda x, axis: np.median(x, axis=axis), alpha, seed)
+    # (significant, and B's runs above A's (U) the way the medians moved: else no verdict)
+    sig = p < alpha and (u * 2 > len(xa) * len(xb)) == (delta > 0) and delta != 0
+    return Row(m, ma, mb, delta, _rel(delta, ma), ci, p, "mann-whitney U (runs)", sig, _verdict(sig, delta))
 
 
 def _headline(out):
