@@ -9,7 +9,11 @@
 #ifndef BM_EVENTS_LIST
 #define BM_EVENTS_LIST ""
 #endif
+#ifndef BM_EVENTS_N
+#define BM_EVENTS_N 0 /* how many names BM_EVENTS_LIST holds (cmake/BaremarkEvents.cmake) */
+#endif
 
+#if BM_EVENTS_N
 static struct bm_events events;
 static char names[sizeof BM_EVENTS_LIST];
 
@@ -27,8 +31,7 @@ void bm_events_init(void)
 		}
 	}
 	events.n = n;
-	if (n)
-		arch_events_setup(events.ev, n);
+	arch_events_setup(events.ev, n);
 	for (unsigned i = 0; i < n; i++) {
 		struct bm_event *e = &events.ev[i];
 		if (e->source && (int)i >= BM_EVENT_SLOTS) /* (an arch's mistake: never a figure from no slot) */
@@ -38,6 +41,26 @@ void bm_events_init(void)
 		events.live |= e->source != 0;
 	}
 }
+
+char *bm_event_reason_buf(unsigned i)
+{
+	static char buf[BM_EVENTS_MAX][BM_EVENT_REASON_BYTES];
+	return buf[i < BM_EVENTS_MAX ? i : 0];
+}
+#else
+/* None asked for: nothing in RAM (a 16 KiB board keeps every byte), no arch code linked. */
+static const struct bm_events events;
+
+void bm_events_init(void)
+{
+}
+
+char *bm_event_reason_buf(unsigned i)
+{
+	(void)i;
+	return 0; /* (only arch_events_setup asks, and nothing calls it) */
+}
+#endif
 
 const struct bm_events *bm_events_get(void)
 {
@@ -63,11 +86,6 @@ const char *bm_event_os_reason(const char *name)
 	return 0;
 }
 
-char *bm_event_reason_buf(unsigned i)
-{
-	static char buf[BM_EVENTS_MAX][BM_EVENT_REASON_BYTES];
-	return buf[i < BM_EVENTS_MAX ? i : 0];
-}
 
 #if BM_EVENT_SLOTS
 int bm_events_live(void)

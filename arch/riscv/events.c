@@ -76,7 +76,7 @@ void arch_events_setup(struct bm_event *ev, unsigned n)
 		hpm_ok = BM_PROBE(hpm(i, 0, 0, &back));
 		enable |= 1ul << (3 + i);
 	}
-	char *few = bm_event_reason_buf(BM_EVENTS_MAX - 1);
+	char *few = bm_event_reason_buf(0); /* (then no event has a reason of its own to write) */
 	if (!hpm_ok && have) {
 		char *p = bm_append_str(few, counters[have - 1]);
 		p = bm_append_str(p, " is an illegal instruction: this core has fewer hpm counters than the snapshot's slots (");
