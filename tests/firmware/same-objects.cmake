@@ -3,6 +3,7 @@
 # contents agree once their debug information is left out (it names the build folder), and every
 # function an object defines is in both images.
 #   -DOBJCOPY=<objcopy> -DNM=<nm> -DIMAGES=<a.elf;b.elf> (a.map next to a.elf) -DSOURCES=<x.c;...> -DWORK=<dir>
+#   -DTOP=<the build tree's top>
 file(MAKE_DIRECTORY ${WORK})
 set(i 0)
 foreach(elf ${IMAGES})
@@ -18,8 +19,11 @@ foreach(elf ${IMAGES})
     if(NOT obj)
       message(FATAL_ERROR "${map} names no object of ${src}: the image does not link it")
     endif()
-    if(NOT IS_ABSOLUTE "${obj}")
+    # (relative to the folder the link ran in: the image's own under Make, the build tree's top under Ninja)
+    if(NOT IS_ABSOLUTE "${obj}" AND EXISTS "${mapdir}/${obj}")
       set(obj "${mapdir}/${obj}")
+    elseif(NOT IS_ABSOLUTE "${obj}")
+      set(obj "${TOP}/${obj}")
     endif()
     execute_process(COMMAND ${OBJCOPY} --strip-debug ${obj} ${WORK}/${i}-${src}.o RESULT_VARIABLE rc)
     if(NOT rc EQUAL 0)
