@@ -129,13 +129,14 @@ def test_impossible_result_events_are_refused(counted, res, words):
     assert any(words in e for e in errs), errs
 
 
-@pytest.mark.parametrize("part,whole,k", [(p, w, k) for p, w in events.SUBSETS for k in ("mean", "p50")])
-def test_more_misses_than_accesses_are_refused(part, whole, k):
+@pytest.mark.parametrize("part,whole", events.SUBSETS)
+def test_more_misses_than_accesses_are_refused(part, whole):
+    """In the median sample; a mean may hold the counter reads' own misses (net of their accesses)."""
     ev = {n: fig("4.000") for n in MISS}
-    ev[part] = fig("5.000", "4.000") if k == "mean" else fig("4.000", "5.000")
+    ev[part] = fig("4.000", "5.000")
     errs = problems(lines(MISS, {}, res=lambda name: ev))
-    assert any(f"events.{part}.{k} = 5.000 > events.{whole}.{k} = 4.000" in e for e in errs), errs
-    ev[part] = fig("4.000")
+    assert any(f"events.{part}.p50 = 5.000 > events.{whole}.p50 = 4.000" in e for e in errs), errs
+    ev[part] = fig("4.004", "4.000")
     assert problems(lines(MISS, {}, res=lambda name: ev)) == []
 
 

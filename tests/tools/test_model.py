@@ -117,7 +117,7 @@ def test_a_consistent_merged_boot_is_clean():
 
 
 @pytest.mark.parametrize("edit,words", [
-    (lambda d: d["events"]["l1d_miss"].__setitem__("mean", Decimal("11.000")), "are a subset of"),
+    (lambda d: d["events"]["l1d_miss"].__setitem__("p50", Decimal("11.000")), "are a subset of"),
     (lambda d: d["events"]["l2_access"].__setitem__("mean", Decimal("5.000")), "the L1 misses it counts sum"),
     (lambda d: d["events"]["l1d_miss"].__setitem__("p50", Decimal("-1.000")), "is negative"),
     (lambda d: d["events"]["l1d_miss"].__setitem__("p50", Decimal("1.0001")), "at most 3 places"),

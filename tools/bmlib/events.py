@@ -162,9 +162,13 @@ def result_problems(d):
                 errs.append(f"{where}.p50_bound_ppm = {b!r}: 1 .. {U32_MAX} ppm (absent when the median is exact)")
         if not bad:
             fig[name] = v
+    # The median sample only: every figure is net of what the counter reads count themselves, and a
+    # few samples may find the reads' own lines evicted by the kit's work between batches (under a
+    # 2 KiB L1D model, `empty` averages 0.004 misses a run for 0 accesses); that is the overhead's
+    # miss, not an impossible one. The median sample still cannot miss more than it accesses.
     for part, whole in SUBSETS:
         if part in fig and whole in fig:
-            for k in FIGS:
+            for k in ("p50",):
                 if fig[part][k] > fig[whole][k]:
                     errs.append(f"events.{part}.{k} = {fig[part][k]} > events.{whole}.{k} = {fig[whole][k]}: "
                                 f"{NAMES[part]} are a subset of {NAMES[whole]}")
