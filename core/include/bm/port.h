@@ -130,10 +130,13 @@ struct arch_info {
 
 /* Events (optional; bm/events.h, docs/events.md). Where arch.cmake gives BM_EVENT_SLOTS_MAX > 0
  * and BM_EVENTS asks for events, the build sets BM_EVENT_SLOTS (bm/event_slots.h) and then:
- *   struct arch_snap has uint64_t ev[BM_EVENT_SLOTS], read by arch_snap_begin/end in the same
- *       asm block as the cycles and instructions, in ARCH_EVENT_SNAP_BEGIN/END variants of them
- *       (ARCH_EVENT_SNAP 1): the batches with event reads are a second copy the harness runs only
- *       when arch_events_setup found the counters, so a core without them never executes a read;
+ *   struct arch_snap has uint64_t ev[BM_EVENT_SLOTS];
+ *   void arch_snap_begin_ev(struct arch_snap *s);   static inline, always_inline
+ *   void arch_snap_end_ev(struct arch_snap *s);     static inline, always_inline
+ *       arch_snap_begin/end that also read the slots, in the same asm block as the cycles and
+ *       instructions (bm/event_slots.h: BM_EV_OPERANDS, BM_EV_N): the batches that call them
+ *       are a second copy the harness runs only when arch_events_setup found the counters, so a
+ *       core without them never executes a read;
  *   ARCH_EVENT_MASK  the counters' width as a mask: a slot's delta is taken modulo it.
  * Every arch supplies (cold, once after arch_init, also with no slots: the reasons are facts):
  *   void arch_events_setup(struct bm_event *ev, unsigned n);
