@@ -3,6 +3,7 @@
  * manuals': regulator scale and flash wait states before the clock goes up, the bus prescalers
  * before the switch to the PLL. */
 #include "stm32f4_rcc.h"
+#include "mmio.h"
 
 #include "bm/out.h"
 
@@ -38,16 +39,11 @@
 #define GPIO_PULL_UP 1u
 #define SPINS 1000000u
 
-static inline volatile uint32_t *reg(uintptr_t addr)
-{
-	return (volatile uint32_t *)addr;
-}
-
 /* 1 when (reg & mask) == value within SPINS reads: a ready bit that never comes ends the wait. */
 static int wait_for(uintptr_t addr, uint32_t mask, uint32_t value)
 {
 	for (unsigned i = 0; i < SPINS; i++)
-		if ((*reg(addr) & mask) == value)
+		if ((*mmio32(addr) & mask) == value)
 			return 1;
 	return 0;
 }
@@ -55,15 +51,15 @@ static int wait_for(uintptr_t addr, uint32_t mask, uint32_t value)
 static void set_field(uintptr_t addr, unsigned shift, unsigned bits, uint32_t value)
 {
 	uint32_t mask = ((1u << bits) - 1u) << shift;
-	*reg(addr) = (*reg(addr) & ~mask) | (value << shift);
+	*mmio32(addr) = (*mmio32(addr) & ~mask) | (value << shift);
 }
 
 /* The devices' clocks on, their pins routed. */
 static void devices_on(const struct stm32f4_rcc *r)
 {
-	*reg(RCC + RCC_AHB1ENR) |= r->ahb1enr;
-	*reg(RCC + RCC_APB1ENR) |= r->apb1enr;
-	(void)*reg(RCC + RCC_APB1ENR); /* the enable takes two cycles: read it back */
+	*mmio32(RCC + RCC_AHB1ENR) |= r->ahb1enr;
+	*mmio32(RCC + RCC_APB1ENR) |= r->apb1enr;
+	(void)*mmio32(RCC + RCC_APB1ENR); /* the enable takes two cycles: read it back */
 	for (unsigned i = 0; i < r->n_pins; i++) {
 		const struct stm32f4_pin *p = &r->pins[i];
 		set_field(p->port + GPIO_MODER, 2 * p->pin, 2, GPIO_MODE_AF);
@@ -76,27 +72,27 @@ static void devices_on(const struct stm32f4_rcc *r)
 /* HSI -> PLL; returns SYSCLK in Hz as the switch left it, with the state in words. */
 static uint32_t pll_on(struct stm32f4_rcc *r, const char **why)
 {
-	*reg(RCC + RCC_APB1ENR) |= RCC_APB1ENR_PWREN;
-	*reg(PWR_CR) = (*reg(PWR_CR) & ~PWR_CR_VOS_MASK) | r->vos;
-	*reg(FLASH_ACR) = r->flash_acr;
+	*mmio32(RCC + RCC_APB1ENR) |= RCC_APB1ENR_PWREN;
+	*mmio32(PWR_CR) = (*mmio32(PWR_CR) & ~PWR_CR_VOS_MASK) | r->vos;
+	*mmio32(FLASH_ACR) = r->flash_acr;
 	/* the new latency must read back before the clock goes up */
 	if (!wait_for(FLASH_ACR, FLASH_ACR_LATENCY_MASK, r->flash_acr & FLASH_ACR_LATENCY_MASK)) {
 		*why = "the flash wait states did not take: kept HSI 16 MHz";
 		return HSI_HZ;
 	}
 	(void)wait_for(RCC + RCC_CR, RCC_CR_HSIRDY, RCC_CR_HSIRDY); /* it runs the core: ready */
-	*reg(RCC + RCC_CFGR) = r->ppre; /* SYSCLK still HSI */
-	*reg(RCC + RCC_CR) &= ~RCC_CR_PLLON;
+	*mmio32(RCC + RCC_CFGR) = r->ppre; /* SYSCLK still HSI */
+	*mmio32(RCC + RCC_CR) &= ~RCC_CR_PLLON;
 	(void)wait_for(RCC + RCC_CR, RCC_CR_PLLRDY, 0);
-	*reg(RCC + RCC_PLLCFGR) = r->pllcfgr;
-	*reg(RCC + RCC_CR) |= RCC_CR_PLLON;
+	*mmio32(RCC + RCC_PLLCFGR) = r->pllcfgr;
+	*mmio32(RCC + RCC_CR) |= RCC_CR_PLLON;
 	if (!wait_for(RCC + RCC_CR, RCC_CR_PLLRDY, RCC_CR_PLLRDY)) {
 		*why = "the PLL did not lock: kept HSI 16 MHz";
 		return HSI_HZ;
 	}
-	*reg(RCC + RCC_CFGR) = r->ppre | RCC_CFGR_SW_PLL;
+	*mmio32(RCC + RCC_CFGR) = r->ppre | RCC_CFGR_SW_PLL;
 	(void)wait_for(RCC + RCC_CFGR, RCC_CFGR_SWS_MASK, RCC_CFGR_SWS_PLL);
-	switch (*reg(RCC + RCC_CFGR) & RCC_CFGR_SWS_MASK) { /* what the core runs on now */
+	switch (*mmio32(RCC + RCC_CFGR) & RCC_CFGR_SWS_MASK) { /* what the core runs on now */
 	case RCC_CFGR_SWS_PLL:
 		*why = "HSI 16 MHz through the PLL";
 		return HSI_HZ / PLLCFGR_M(r->pllcfgr) * PLLCFGR_N(r->pllcfgr) / PLLCFGR_P(r->pllcfgr);
@@ -114,7 +110,7 @@ void stm32f4_rcc_init(struct stm32f4_rcc *r)
 	uint32_t ppre1 = CFGR_PPRE1(r->ppre), apb1_shift = ppre1 < 4 ? 0 : ppre1 - 3;
 	uint32_t sysclk, tim_hz;
 	const char *why;
-	if (*reg(RCC + RCC_CR) == 0) {
+	if (*mmio32(RCC + RCC_CR) == 0) {
 		sysclk = r->model_core_hz;
 		tim_hz = r->model_apb1_tim_hz;
 		why = sysclk ? "the model's fixed clock (its RCC reads 0, a placeholder: set-up skipped)"

@@ -1,5 +1,6 @@
 /* NS16550A driver (see uart_ns16550.h). Register offsets from the 16550 data sheet. */
 #include "uart_ns16550.h"
+#include "mmio.h"
 
 #define REG_THR 0 /* transmit holding (write) */
 #define REG_DLL 0 /* divisor latch low (DLAB=1) */
@@ -23,29 +24,29 @@
 
 static uint8_t mmio8_read(uintptr_t a)
 {
-	return *(volatile uint8_t *)a;
+	return *mmio8(a);
 }
 static void mmio8_write(uintptr_t a, uint8_t v)
 {
-	*(volatile uint8_t *)a = v;
+	*mmio8(a) = v;
 }
 static uint8_t mmio32_read(uintptr_t a)
 {
-	return (uint8_t)*(volatile uint32_t *)a;
+	return (uint8_t)*mmio32(a);
 }
 static void mmio32_write(uintptr_t a, uint8_t v)
 {
-	*(volatile uint32_t *)a = v;
+	*mmio32(a) = v;
 }
 static void mmio8_write_rep(uintptr_t a, const char *s, size_t n)
 {
 	for (; n; n--)
-		*(volatile uint8_t *)a = (uint8_t)*s++;
+		*mmio8(a) = (uint8_t)*s++;
 }
 static void mmio32_write_rep(uintptr_t a, const char *s, size_t n)
 {
 	for (; n; n--)
-		*(volatile uint32_t *)a = (uint8_t)*s++;
+		*mmio32(a) = (uint8_t)*s++;
 }
 const struct bm_io8 ns16550_mmio8 = {mmio8_read, mmio8_write, mmio8_write_rep};
 const struct bm_io8 ns16550_mmio32 = {mmio32_read, mmio32_write, mmio32_write_rep};
