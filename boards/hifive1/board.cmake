@@ -2,7 +2,7 @@
 # The same image serves both: mtime's rate is chosen at run time (board.c). Read before project().
 set(BM_ARCH riscv)
 set(BM_CPU_FLAGS -march=rv32imac_zicsr -mabi=ilp32 -mcmodel=medlow)
-set(BM_BOARD_SOURCES board.c ../drivers/uart_sifive.c ../drivers/riscv_clint.c)
+set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_sifive.c ${BM_DRIVERS}/riscv_clint.c)
 set(BM_QEMU qemu-system-riscv32 -machine sifive_e,revb=true -nographic -semihosting -kernel @ELF@)
 # Flashing a real board (configure with -DBM_FOR_HARDWARE=ON): openocd through the on-board J-Link.
 set(BM_FLASH openocd -f @DIR@/openocd.cfg -c "program {@ELF@} verify reset exit")

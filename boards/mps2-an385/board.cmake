@@ -3,7 +3,7 @@
 set(BM_ARCH armv7m)
 set(BM_CPU_FLAGS -mcpu=cortex-m3 -mthumb -mfloat-abi=soft)
 # mps2-an386's board.c: the same devices, only the FPGA image's name differs.
-set(BM_BOARD_SOURCES ../mps2-an386/board.c ../drivers/uart_cmsdk.c ../drivers/cmsdk_timer.c)
+set(BM_BOARD_SOURCES ../mps2-an386/board.c ${BM_DRIVERS}/uart_cmsdk.c ${BM_DRIVERS}/cmsdk_timer.c)
 set(BM_BOARD_DEFINES MPS2_AN=385)
 # The kit exits through semihosting, so -semihosting is required.
 set(BM_QEMU qemu-system-arm -machine mps2-an385 -nographic -semihosting -kernel @ELF@)

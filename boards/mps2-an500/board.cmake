@@ -3,7 +3,7 @@
 set(BM_ARCH armv7m)
 set(BM_CPU_FLAGS -mcpu=cortex-m7 -mthumb -mfloat-abi=hard -mfpu=fpv5-d16)
 # One board.c for the MPS images added with M7, M33 and M55 (their data differs, MPS_AN picks it).
-set(BM_BOARD_SOURCES board.c ../drivers/uart_cmsdk.c ../drivers/cmsdk_timer.c)
+set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_cmsdk.c ${BM_DRIVERS}/cmsdk_timer.c)
 set(BM_BOARD_DEFINES MPS_AN=500)
 # The kit exits through semihosting, so -semihosting is required.
 set(BM_QEMU qemu-system-arm -machine mps2-an500 -nographic -semihosting -kernel @ELF@)

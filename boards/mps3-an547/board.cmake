@@ -4,7 +4,7 @@
 set(BM_ARCH armv7m)
 set(BM_CPU_FLAGS -mcpu=cortex-m55 -mthumb -mfloat-abi=hard)
 # mps2-an500's board.c: the MPS images added with M7, M33 and M55 differ only in data.
-set(BM_BOARD_SOURCES ../mps2-an500/board.c ../drivers/uart_cmsdk.c ../drivers/sse_systimer.c)
+set(BM_BOARD_SOURCES ../mps2-an500/board.c ${BM_DRIVERS}/uart_cmsdk.c ${BM_DRIVERS}/sse_systimer.c)
 set(BM_BOARD_DEFINES MPS_AN=547)
 # The kit exits through semihosting, so -semihosting is required.
 set(BM_QEMU qemu-system-arm -machine mps3-an547 -nographic -semihosting -kernel @ELF@)

@@ -6,7 +6,7 @@ set(BM_ARCH armv7m)
 # The Nucleo's flags: the STM32 drivers compile to the same objects for both boards.
 set(BM_CPU_FLAGS -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16)
 # nucleo-f401re's board.c, with this part's data.
-set(BM_BOARD_SOURCES ../nucleo-f401re/board.c ../drivers/uart_stm32.c ../drivers/stm32_tim.c ../drivers/stm32f4_rcc.c)
+set(BM_BOARD_SOURCES ../nucleo-f401re/board.c ${BM_DRIVERS}/uart_stm32.c ${BM_DRIVERS}/stm32_tim.c ${BM_DRIVERS}/stm32f4_rcc.c)
 set(BM_BOARD_DEFINES STM32F4_NETDUINOPLUS2=1)
 # USART2 is QEMU's second serial port (the first is USART1, unused). The kit exits through
 # semihosting, so -semihosting is required.

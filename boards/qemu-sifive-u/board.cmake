@@ -2,7 +2,7 @@
 # M-mode. Read before project(): sets only variables (see boards/template/board.cmake).
 set(BM_ARCH riscv)
 set(BM_CPU_FLAGS -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany)
-set(BM_BOARD_SOURCES board.c ../drivers/uart_sifive.c ../drivers/riscv_clint.c)
+set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_sifive.c ${BM_DRIVERS}/riscv_clint.c)
 set(BM_QEMU qemu-system-riscv64 -machine sifive_u -bios none -nographic -semihosting -kernel @ELF@)
 set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here: the fault test loads from it
 # Its row in README.md's board table and its configure preset (tools/gen-boards).

@@ -3,7 +3,7 @@
 set(BM_ARCH aarch64)
 # -mcpu=cortex-a53: scheduling for the default core; the code runs on any ARMv8.0-A core.
 set(BM_CPU_FLAGS -mcpu=cortex-a53)
-set(BM_BOARD_SOURCES board.c ../drivers/uart_pl011.c ../drivers/arm_vtimer_alarm.c)
+set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_pl011.c ${BM_DRIVERS}/arm_vtimer_alarm.c)
 # Entered at EL1 by default; the kit exits through semihosting, so -semihosting is required.
 set(BM_QEMU qemu-system-aarch64 -machine virt -cpu cortex-a53 -nographic -semihosting -kernel @ELF@)
 # Variants of the same image: another core, and entry at EL2 (virtualization=on) and at EL3

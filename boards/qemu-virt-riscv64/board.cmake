@@ -2,7 +2,7 @@
 # variables (boards/template/board.cmake says what each one means).
 set(BM_ARCH riscv)
 set(BM_CPU_FLAGS -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany)
-set(BM_BOARD_SOURCES board.c ../drivers/uart_ns16550.c ../drivers/riscv_clint.c ../drivers/sifive_test.c)
+set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_ns16550.c ${BM_DRIVERS}/riscv_clint.c ${BM_DRIVERS}/sifive_test.c)
 set(BM_QEMU qemu-system-riscv64 -machine virt -bios none -nographic -kernel @ELF@)
 set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here: the fault test loads from it
 # Its row in README.md's board table and its configure preset (tools/gen-boards).

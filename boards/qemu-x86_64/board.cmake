@@ -2,7 +2,7 @@
 # isa-debug-exit. Read before project(): sets only variables (see boards/template/board.cmake).
 set(BM_ARCH x86_64)
 set(BM_CPU_FLAGS)
-set(BM_BOARD_SOURCES board.c ../drivers/uart_ns16550.c ../drivers/hpet.c ../drivers/isa_debug_exit.c)
+set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_ns16550.c ${BM_DRIVERS}/hpet.c ${BM_DRIVERS}/isa_debug_exit.c)
 # Debian 12 has no picolibc for x86_64 bare metal: the kit's own four mem* functions instead.
 set(BM_LIBC_DEFAULT none)
 # qboot (QEMU's minimal firmware, in qemu-system-data) instead of SeaBIOS: it hands over to the

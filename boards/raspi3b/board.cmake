@@ -2,7 +2,7 @@
 # runs on both: the ELF under QEMU, <name>.kernel8.img (its raw binary, copied as kernel8.img) on an SD card (README.md).
 set(BM_ARCH aarch64)
 set(BM_CPU_FLAGS -mcpu=cortex-a53)
-set(BM_BOARD_SOURCES board.c ../drivers/uart_pl011.c ../drivers/arm_vtimer_alarm.c ../drivers/bcm2835_systimer.c)
+set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_pl011.c ${BM_DRIVERS}/arm_vtimer_alarm.c ${BM_DRIVERS}/bcm2835_systimer.c)
 # The ELF starts at EL3 under QEMU; -semihosting carries the exit status.
 set(BM_QEMU qemu-system-aarch64 -machine raspi3b -nographic -semihosting -kernel @ELF@)
 # The raw binary beside the ELF, for the SD card (as kernel8.img, the name the Pi firmware loads).

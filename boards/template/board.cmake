@@ -6,9 +6,10 @@ message(FATAL_ERROR "boards/template is a template: copy it to boards/<name>/ an
 # Required:
 set(BM_ARCH riscv)                       # TODO: a folder under arch/ (its arch.cmake names the toolchain)
 set(BM_CPU_FLAGS -march=rv32imac_zicsr -mabi=ilp32)  # TODO: -march/-mcpu/-mabi for this core
-# board.c and the drivers it uses: relative to this folder, or absolute (the kit's drivers by
-# ${BAREMARK_DIR}, so the folder builds wherever it is).
-set(BM_BOARD_SOURCES board.c ${BAREMARK_DIR}/boards/drivers/uart_ns16550.c ${BAREMARK_DIR}/boards/drivers/riscv_clint.c)
+# board.c and the kit's code it uses, named so that the folder builds wherever it is: its own
+# files relative to this folder, the kit's drivers as ${BM_DRIVERS}/<driver>.c (boards/drivers/
+# README.md lists them), a board family's code as ${BM_FAMILIES}/<family>/<file>.c.
+set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_ns16550.c ${BM_DRIVERS}/riscv_clint.c)
 # Its row in README.md's board table and its configure preset's displayName (tools/gen-boards):
 set(BM_DESCRIPTION "TODO: the board, its core, its RAM")
 set(BM_RUNS_ON "TODO: `qemu-system-riscv32 -machine TODO`, or the board")
