@@ -2,9 +2,8 @@
 # same devices and memory map as mps2-an386. Read before project(): sets only variables.
 set(BM_ARCH armv7m)
 set(BM_CPU_FLAGS -mcpu=cortex-m3 -mthumb -mfloat-abi=soft)
-# mps2-an386's board.c: the same devices, only the FPGA image's name differs.
-set(BM_BOARD_SOURCES ../mps2-an386/board.c ${BM_DRIVERS}/uart_cmsdk.c ${BM_DRIVERS}/cmsdk_timer.c)
-set(BM_BOARD_DEFINES MPS2_AN=385)
+# The MPS2 images' devices (boards/families/mps), as on mps2-an386 and mps2-an500.
+set(BM_BOARD_SOURCES board.c ${BM_FAMILIES}/mps/mps2.c ${BM_DRIVERS}/uart_cmsdk.c ${BM_DRIVERS}/cmsdk_timer.c)
 # The kit exits through semihosting, so -semihosting is required.
 set(BM_QEMU qemu-system-arm -machine mps2-an385 -nographic -semihosting -kernel @ELF@)
 set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here (QEMU: a BusFault); the fault test loads from it

@@ -3,9 +3,7 @@
 # project(): sets only variables (see boards/template/board.cmake).
 set(BM_ARCH armv7m)
 set(BM_CPU_FLAGS -mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=fpv5-sp-d16)
-# mps2-an500's board.c: the MPS images added with M7, M33 and M55 differ only in data.
-set(BM_BOARD_SOURCES ../mps2-an500/board.c ${BM_DRIVERS}/uart_cmsdk.c ${BM_DRIVERS}/cmsdk_timer.c)
-set(BM_BOARD_DEFINES MPS_AN=505)
+set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_cmsdk.c ${BM_DRIVERS}/cmsdk_timer.c)
 # The kit exits through semihosting, so -semihosting is required.
 set(BM_QEMU qemu-system-arm -machine mps2-an505 -nographic -semihosting -kernel @ELF@)
 set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here (QEMU: a BusFault); the fault test loads from it
