@@ -1,13 +1,12 @@
 # netduinoplus2: Netduino Plus 2 (STM32F405RG, Cortex-M4F at 168 MHz) as QEMU models it, QEMU
-# -machine netduinoplus2: the STM32F4 board under QEMU, running nucleo-f401re's STM32 drivers
-# (the two differ only in data). Read before project(): sets only variables (see
-# boards/template/board.cmake).
+# -machine netduinoplus2: the STM32F4 board under QEMU, running the STM32F4 family's code that
+# nucleo-f401re runs (the two differ only in data). Read before project(): sets only variables
+# (see boards/template/board.cmake).
 set(BM_ARCH armv7m)
-# The Nucleo's flags: the STM32 drivers compile to the same objects for both boards.
+# The Nucleo's flags: the family's code and the STM32 drivers compile to the same objects for both boards.
 set(BM_CPU_FLAGS -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16)
-# nucleo-f401re's board.c, with this part's data.
-set(BM_BOARD_SOURCES ../nucleo-f401re/board.c ${BM_DRIVERS}/uart_stm32.c ${BM_DRIVERS}/stm32_tim.c ${BM_DRIVERS}/stm32f4_rcc.c)
-set(BM_BOARD_DEFINES STM32F4_NETDUINOPLUS2=1)
+# The STM32F4 family's code (boards/families/stm32f4) and the drivers of its devices.
+set(BM_BOARD_SOURCES board.c ${BM_FAMILIES}/stm32f4/stm32f4.c ${BM_DRIVERS}/uart_stm32.c ${BM_DRIVERS}/stm32_tim.c)
 # USART2 is QEMU's second serial port (the first is USART1, unused). The kit exits through
 # semihosting, so -semihosting is required.
 set(BM_QEMU qemu-system-arm -machine netduinoplus2 -display none -monitor none -serial null -serial stdio

@@ -3,7 +3,8 @@
 # Read before project(): sets only variables (see boards/template/board.cmake).
 set(BM_ARCH armv7m)
 set(BM_CPU_FLAGS -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16)
-set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_stm32.c ${BM_DRIVERS}/stm32_tim.c ${BM_DRIVERS}/stm32f4_rcc.c)
+# The STM32F4 family's code (boards/families/stm32f4) and the drivers of its devices.
+set(BM_BOARD_SOURCES board.c ${BM_FAMILIES}/stm32f4/stm32f4.c ${BM_DRIVERS}/uart_stm32.c ${BM_DRIVERS}/stm32_tim.c)
 # Flashing (configure with -DBM_FOR_HARDWARE=ON): openocd's own Nucleo-F4 configuration.
 set(BM_FLASH openocd -f board/st_nucleo_f4.cfg -c "program {@ELF@} verify reset exit")
 # Its row in README.md's board table and its configure preset (tools/gen-boards).

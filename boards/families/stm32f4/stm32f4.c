@@ -1,11 +1,11 @@
-/* STM32F4 clock set-up (see stm32f4_rcc.h). Registers from RM0368 (STM32F401) section 6.3 and
- * RM0090 (STM32F405) section 7.3, which agree on everything used here; the order is the
- * manuals': regulator scale and flash wait states before the clock goes up, the bus prescalers
- * before the switch to the PLL. */
-#include "stm32f4_rcc.h"
-#include "mmio.h"
+/* The STM32F4 family (see stm32f4.h): the clock set-up from the board's plan, and the devices
+ * on those clocks. Registers from RM0368 (STM32F401) section 6.3 and RM0090 (STM32F405) section
+ * 7.3, which agree on everything used here; the order is the manuals': regulator scale and flash
+ * wait states before the clock goes up, the bus prescalers before the switch to the PLL. */
+#include "stm32f4.h"
 
 #include "bm/out.h"
+#include "mmio.h"
 
 #define HSI_HZ 16000000u
 #define RCC 0x40023800u
@@ -30,6 +30,10 @@
 #define PWR_CR_VOS_MASK (3u << 14)
 #define FLASH_ACR 0x40023c00u
 #define FLASH_ACR_LATENCY_MASK 0xfu
+#define RCC_AHB1ENR_GPIOA (1u << 0)
+#define RCC_APB1ENR_TIM2 (1u << 0)
+#define RCC_APB1ENR_USART2 (1u << 17)
+#define GPIOA 0x40020000u
 #define GPIO_MODER 0x00u
 #define GPIO_OSPEEDR 0x08u
 #define GPIO_PUPDR 0x0cu
@@ -38,6 +42,25 @@
 #define GPIO_SPEED_MEDIUM 1u
 #define GPIO_PULL_UP 1u
 #define SPINS 1000000u
+
+struct stm32_usart stm32f4_usart2 = {
+	.con = STM32_USART_CONSOLE("stm32-usart2@0x40004400"),
+	.base = 0x40004400, .clock_hz = 42000000, .baud = 115200,
+};
+struct stm32_tim stm32f4_tim2 = {.timer = STM32_TIM("stm32-tim2@0x40000000", 1000000), .base = 0x40000000};
+struct armv7m_systick_alarm stm32f4_watchdog = ARMV7M_SYSTICK_ALARM(0); /* hz: stm32f4_init's */
+char stm32f4_clock_state[128];
+
+/* USART2's pins, routed to it (alternate function 7). */
+static const struct pin {
+	uintptr_t port;  /* GPIOx base */
+	uint8_t pin;     /* 0..15 */
+	uint8_t af;      /* the alternate function number */
+	uint8_t pull_up; /* 1: pull-up (an RX line) */
+} usart2_pins[] = {
+	{.port = GPIOA, .pin = 2, .af = 7},              /* PA2: USART2_TX */
+	{.port = GPIOA, .pin = 3, .af = 7, .pull_up = 1}, /* PA3: USART2_RX */
+};
 
 /* 1 when (reg & mask) == value within SPINS reads: a ready bit that never comes ends the wait. */
 static int wait_for(uintptr_t addr, uint32_t mask, uint32_t value)
@@ -55,13 +78,13 @@ static void set_field(uintptr_t addr, unsigned shift, unsigned bits, uint32_t va
 }
 
 /* The devices' clocks on, their pins routed. */
-static void devices_on(const struct stm32f4_rcc *r)
+static void devices_on(void)
 {
-	*mmio32(RCC + RCC_AHB1ENR) |= r->ahb1enr;
-	*mmio32(RCC + RCC_APB1ENR) |= r->apb1enr;
+	*mmio32(RCC + RCC_AHB1ENR) |= RCC_AHB1ENR_GPIOA;
+	*mmio32(RCC + RCC_APB1ENR) |= RCC_APB1ENR_USART2 | RCC_APB1ENR_TIM2;
 	(void)*mmio32(RCC + RCC_APB1ENR); /* the enable takes two cycles: read it back */
-	for (unsigned i = 0; i < r->n_pins; i++) {
-		const struct stm32f4_pin *p = &r->pins[i];
+	for (unsigned i = 0; i < sizeof usart2_pins / sizeof usart2_pins[0]; i++) {
+		const struct pin *p = &usart2_pins[i];
 		set_field(p->port + GPIO_MODER, 2 * p->pin, 2, GPIO_MODE_AF);
 		set_field(p->port + GPIO_OSPEEDR, 2 * p->pin, 2, GPIO_SPEED_MEDIUM);
 		set_field(p->port + GPIO_PUPDR, 2 * p->pin, 2, p->pull_up ? GPIO_PULL_UP : 0u);
@@ -70,7 +93,7 @@ static void devices_on(const struct stm32f4_rcc *r)
 }
 
 /* HSI -> PLL; returns SYSCLK in Hz as the switch left it, with the state in words. */
-static uint32_t pll_on(struct stm32f4_rcc *r, const char **why)
+static uint32_t pll_on(const struct stm32f4_plan *r, const char **why)
 {
 	*mmio32(RCC + RCC_APB1ENR) |= RCC_APB1ENR_PWREN;
 	*mmio32(PWR_CR) = (*mmio32(PWR_CR) & ~PWR_CR_VOS_MASK) | r->vos;
@@ -105,8 +128,9 @@ static uint32_t pll_on(struct stm32f4_rcc *r, const char **why)
 	}
 }
 
-void stm32f4_rcc_init(struct stm32f4_rcc *r)
+void stm32f4_init(void)
 {
+	const struct stm32f4_plan *r = &stm32f4_plan;
 	uint32_t ppre1 = CFGR_PPRE1(r->ppre), apb1_shift = ppre1 < 4 ? 0 : ppre1 - 3;
 	uint32_t sysclk, tim_hz;
 	const char *why;
@@ -119,25 +143,23 @@ void stm32f4_rcc_init(struct stm32f4_rcc *r)
 		sysclk = pll_on(r, &why);
 		tim_hz = (sysclk >> apb1_shift) << (apb1_shift ? 1 : 0); /* x2 behind a divided APB1 */
 	}
-	devices_on(r);
-	r->core_hz = sysclk;
-	if (r->usart && sysclk)
-		r->usart->clock_hz = sysclk >> apb1_shift;
-	char *p = r->state;
+	devices_on();
+	stm32f4_watchdog.hz = sysclk;
+	if (sysclk)
+		stm32f4_usart2.clock_hz = sysclk >> apb1_shift;
+	char *p = stm32f4_clock_state;
 	if (sysclk) {
 		p = bm_append_u64(p, sysclk / 1000000u);
 		p = bm_append_str(p, " MHz: ");
 	}
 	p = bm_append_str(p, why);
 	/* The timer counts at its declared rate, or is not used: no prescaler gives it exactly. */
-	if (r->tim) {
-		uint32_t hz = (uint32_t)r->tim->timer.hz;
-		if (hz && tim_hz && tim_hz % hz == 0 && tim_hz / hz <= 65536u) {
-			r->tim->psc = (uint16_t)(tim_hz / hz - 1u);
-		} else {
-			r->tim->timer.hz = 0;
-			bm_append_str(p, tim_hz ? "; no prescaler gives the timer's rate exactly: no timer"
-			                        : "; the timer's clock is unknown: no timer");
-		}
+	uint32_t hz = (uint32_t)stm32f4_tim2.timer.hz;
+	if (hz && tim_hz && tim_hz % hz == 0 && tim_hz / hz <= 65536u) {
+		stm32f4_tim2.psc = (uint16_t)(tim_hz / hz - 1u);
+	} else {
+		stm32f4_tim2.timer.hz = 0;
+		bm_append_str(p, tim_hz ? "; no prescaler gives the timer's rate exactly: no timer"
+		                        : "; the timer's clock is unknown: no timer");
 	}
 }
