@@ -82,6 +82,11 @@ macro(_bm_board_check dir)
   if(NOT BM_LIBC_DEFAULT)
     set(BM_LIBC_DEFAULT picolibc)
   endif()
+  if(BM_TEST_CONSOLE_OFF AND NOT BM_TEST_CONSOLE_OFF MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+    message(FATAL_ERROR "${dir}/board.cmake: BM_TEST_CONSOLE_OFF='${BM_TEST_CONSOLE_OFF}': name the console "
+                        "driver's hook that turns it off (e.g. cmsdk_uart_tx_off, boards/drivers/README.md), "
+                        "not a register")
+  endif()
   foreach(_r ${_BM_BOARD_RENAMED})
     string(REPLACE ":" ";" _r "${_r}")
     list(GET _r 0 _old)

@@ -34,6 +34,13 @@ int cmsdk_uart_restore(struct bm_console *con)
 	return 1;
 }
 
+/* The fault test's hook (board.cmake's BM_TEST_CONSOLE_OFF): the transmitter off (CTRL.TXEN), as a
+ * benchmark may leave it: cmsdk_uart_restore must notice. */
+void cmsdk_uart_tx_off(struct bm_console *con)
+{
+	*mmio32(UART(con)->base + REG_CTRL) &= ~CTRL_TXEN;
+}
+
 void cmsdk_uart_putc(struct bm_console *con, char c)
 {
 	const struct cmsdk_uart *u = UART(con);

@@ -58,6 +58,13 @@ int pl011_restore(struct bm_console *con)
 	return 1;
 }
 
+/* The fault test's hook (board.cmake's BM_TEST_CONSOLE_OFF): the transmitter off (CR.TXE), as a
+ * benchmark may leave it: pl011_restore must notice. */
+void pl011_tx_off(struct bm_console *con)
+{
+	*mmio32(UART(con)->base + REG_CR) &= ~CR_TXE;
+}
+
 /* With the FIFOs on (FEN, as pl011_init sets it; firmware may have left them off), waits for an
  * empty FIFO and fills it: one flag read per 16 bytes instead of one per byte (the report's bytes
  * are a measurable part of a deterministic run's kit share). */

@@ -43,6 +43,13 @@ int stm32_usart_restore(struct bm_console *con)
 	return 1;
 }
 
+/* The fault test's hook (board.cmake's BM_TEST_CONSOLE_OFF): the transmitter off (CR1.TE), as a
+ * benchmark may leave it: stm32_usart_restore must notice. */
+void stm32_usart_tx_off(struct bm_console *con)
+{
+	*mmio32(UART(con)->base + REG_CR1) &= ~CR1_TE;
+}
+
 void stm32_usart_putc(struct bm_console *con, char c)
 {
 	const struct stm32_usart *u = UART(con);

@@ -11,8 +11,8 @@ set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here (QEMU: a BusFault); t
 set(BM_DESCRIPTION "Cortex-M3, built with `BM_LIBC=none`")
 set(BM_RUNS_ON "`qemu-system-arm -machine mps2-an385`")
 set(BM_PRESET_CACHE BM_LIBC=none)
-# The fault test turns the console off: CMSDK UART0's transmitter (CTRL.TXEN) disabled.
-set(BM_TEST_CONSOLE_OFF m32 0x40004008 0xfffffffe 0)
+# The fault test turns the console off through its driver: UART0's CTRL.TXEN cleared.
+set(BM_TEST_CONSOLE_OFF cmsdk_uart_tx_off)
 # Cache model (docs/cache-model.md): the core has no caches.
 set(BM_CACHE_L1I none)
 set(BM_CACHE_L1D none)

@@ -14,8 +14,8 @@ set(BM_PRESET_CACHE BM_LIBC=picolibc)
 set(BM_PRESET_VARIANTS newlib) # preset mps2-an386-newlib
 set(BM_PRESET_newlib BM_LIBC=newlib)
 set(BM_PRESET_newlib_DESCRIPTION "the same with newlib-nano")
-# The fault test turns the console off: CMSDK UART0's transmitter (CTRL.TXEN) disabled.
-set(BM_TEST_CONSOLE_OFF m32 0x40004008 0xfffffffe 0)
+# The fault test turns the console off through its driver: UART0's CTRL.TXEN cleared.
+set(BM_TEST_CONSOLE_OFF cmsdk_uart_tx_off)
 # Cache model (docs/cache-model.md): the core has no caches.
 set(BM_CACHE_L1I none)
 set(BM_CACHE_L1D none)

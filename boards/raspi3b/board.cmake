@@ -16,8 +16,8 @@ set(BM_TEST_BAD_ADDRESS 0x80000000) # not in the board's memory map: unmapped by
 # Its row in README.md's board table and its configure preset (tools/gen-boards).
 set(BM_DESCRIPTION "Raspberry Pi 3 Model B (`kernel8.img` on an SD card)")
 set(BM_RUNS_ON "`qemu-system-aarch64 -machine raspi3b`, or the board")
-# The fault test turns the console off: the PL011 transmitter (CR.TXE) disabled.
-set(BM_TEST_CONSOLE_OFF m32 0x3f201030 0xfffffeff 0)
+# The fault test turns the console off through its driver: the PL011's CR.TXE cleared.
+set(BM_TEST_CONSOLE_OFF pl011_tx_off)
 # Cache model (docs/cache-model.md): the BCM2837's Cortex-A53: 16 KiB 2-way L1I, 32 KiB 4-way L1D,
 # 512 KiB 16-way shared L2, 64-byte lines.
 set(BM_CACHE_L1I 16384:2:64)

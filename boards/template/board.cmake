@@ -28,8 +28,8 @@ set(BM_RUNS_ON "TODO: `qemu-system-riscv32 -machine TODO`, or the board")
 # set(BM_TEST_BAD_ADDRESS 0xa0000000)    # an address nothing answers (the fault-injection test loads it)
 # set(BM_TEST_FLASH_WRITE ok)            # a store into .rodata is no trap here (default: trap): what the
 #                                        # fault test expects of fault_rodata_write, and why, in a comment
-# set(BM_TEST_CONSOLE_OFF m32 0x10013008 0xfffffffe 0)  # how the fault test turns the console off: one
-#                                        # register's read-modify-write (m8/m32 MMIO, p8 port I/O; and, or)
+# set(BM_TEST_CONSOLE_OFF ns16550_tx_off) # the fault test turns the console off with this hook of its
+#                                        # driver (boards/drivers/README.md); unset: no such test
 # set(BM_PRESET_CACHE BM_LIBC=none)      # cache variables of its preset (beyond BM_BOARD)
 # set(BM_PRESET_VARIANTS v) + set(BM_PRESET_v BM_LIBC=none) + set(BM_PRESET_v_DESCRIPTION "...")
 #                                        # more presets, named <board>-v, each with a row in the table
