@@ -93,32 +93,32 @@ static void devices_on(void)
 }
 
 /* HSI -> PLL; returns SYSCLK in Hz as the switch left it, with the state in words. */
-static uint32_t pll_on(const struct stm32f4_plan *r, const char **why)
+static uint32_t pll_on(const struct stm32f4_plan *plan, const char **why)
 {
 	*mmio32(RCC + RCC_APB1ENR) |= RCC_APB1ENR_PWREN;
-	*mmio32(PWR_CR) = (*mmio32(PWR_CR) & ~PWR_CR_VOS_MASK) | r->vos;
-	*mmio32(FLASH_ACR) = r->flash_acr;
+	*mmio32(PWR_CR) = (*mmio32(PWR_CR) & ~PWR_CR_VOS_MASK) | plan->vos;
+	*mmio32(FLASH_ACR) = plan->flash_acr;
 	/* the new latency must read back before the clock goes up */
-	if (!wait_for(FLASH_ACR, FLASH_ACR_LATENCY_MASK, r->flash_acr & FLASH_ACR_LATENCY_MASK)) {
+	if (!wait_for(FLASH_ACR, FLASH_ACR_LATENCY_MASK, plan->flash_acr & FLASH_ACR_LATENCY_MASK)) {
 		*why = "the flash wait states did not take: kept HSI 16 MHz";
 		return HSI_HZ;
 	}
 	(void)wait_for(RCC + RCC_CR, RCC_CR_HSIRDY, RCC_CR_HSIRDY); /* it runs the core: ready */
-	*mmio32(RCC + RCC_CFGR) = r->ppre; /* SYSCLK still HSI */
+	*mmio32(RCC + RCC_CFGR) = plan->ppre; /* SYSCLK still HSI */
 	*mmio32(RCC + RCC_CR) &= ~RCC_CR_PLLON;
 	(void)wait_for(RCC + RCC_CR, RCC_CR_PLLRDY, 0);
-	*mmio32(RCC + RCC_PLLCFGR) = r->pllcfgr;
+	*mmio32(RCC + RCC_PLLCFGR) = plan->pllcfgr;
 	*mmio32(RCC + RCC_CR) |= RCC_CR_PLLON;
 	if (!wait_for(RCC + RCC_CR, RCC_CR_PLLRDY, RCC_CR_PLLRDY)) {
 		*why = "the PLL did not lock: kept HSI 16 MHz";
 		return HSI_HZ;
 	}
-	*mmio32(RCC + RCC_CFGR) = r->ppre | RCC_CFGR_SW_PLL;
+	*mmio32(RCC + RCC_CFGR) = plan->ppre | RCC_CFGR_SW_PLL;
 	(void)wait_for(RCC + RCC_CFGR, RCC_CFGR_SWS_MASK, RCC_CFGR_SWS_PLL);
 	switch (*mmio32(RCC + RCC_CFGR) & RCC_CFGR_SWS_MASK) { /* what the core runs on now */
 	case RCC_CFGR_SWS_PLL:
 		*why = "HSI 16 MHz through the PLL";
-		return HSI_HZ / PLLCFGR_M(r->pllcfgr) * PLLCFGR_N(r->pllcfgr) / PLLCFGR_P(r->pllcfgr);
+		return HSI_HZ / PLLCFGR_M(plan->pllcfgr) * PLLCFGR_N(plan->pllcfgr) / PLLCFGR_P(plan->pllcfgr);
 	case RCC_CFGR_SWS_HSI:
 		*why = "the switch to the PLL did not take: HSI 16 MHz";
 		return HSI_HZ;
@@ -130,17 +130,17 @@ static uint32_t pll_on(const struct stm32f4_plan *r, const char **why)
 
 void stm32f4_init(void)
 {
-	const struct stm32f4_plan *r = &stm32f4_plan;
-	uint32_t ppre1 = CFGR_PPRE1(r->ppre), apb1_shift = ppre1 < 4 ? 0 : ppre1 - 3;
+	const struct stm32f4_plan *plan = &stm32f4_plan;
+	uint32_t ppre1 = CFGR_PPRE1(plan->ppre), apb1_shift = ppre1 < 4 ? 0 : ppre1 - 3;
 	uint32_t sysclk, tim_hz;
 	const char *why;
 	if (*mmio32(RCC + RCC_CR) == 0) {
-		sysclk = r->model_core_hz;
-		tim_hz = r->model_apb1_tim_hz;
+		sysclk = plan->model_core_hz;
+		tim_hz = plan->model_apb1_tim_hz;
 		why = sysclk ? "the model's fixed clock (its RCC reads 0, a placeholder: set-up skipped)"
 		             : "unknown: the RCC reads 0 (an emulator's placeholder): set-up skipped";
 	} else {
-		sysclk = pll_on(r, &why);
+		sysclk = pll_on(plan, &why);
 		tim_hz = (sysclk >> apb1_shift) << (apb1_shift ? 1 : 0); /* x2 behind a divided APB1 */
 	}
 	devices_on();
