@@ -31,6 +31,10 @@ function(_bm_board_load board)
     unset(${_v})
   endforeach()
   set(BM_BOARD_DIR ${_dir})
+  # What a board.cmake names the kit's code by, so that its folder builds wherever it is: the
+  # drivers as ${BM_DRIVERS}/<driver>.c, a family's code as ${BM_FAMILIES}/<family>/<file>.c.
+  set(BM_DRIVERS ${BAREMARK_DIR}/boards/drivers)
+  set(BM_FAMILIES ${BAREMARK_DIR}/boards/families)
   include(${_dir}/board.cmake)
   _bm_board_check(${_dir})
   include(${BAREMARK_DIR}/arch/${BM_ARCH}/arch.cmake)
@@ -77,6 +81,11 @@ macro(_bm_board_check dir)
   endif()
   if(NOT BM_LIBC_DEFAULT)
     set(BM_LIBC_DEFAULT picolibc)
+  endif()
+  if(BM_TEST_CONSOLE_OFF AND NOT BM_TEST_CONSOLE_OFF MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+    message(FATAL_ERROR "${dir}/board.cmake: BM_TEST_CONSOLE_OFF='${BM_TEST_CONSOLE_OFF}': name the console "
+                        "driver's hook that turns it off (e.g. cmsdk_uart_tx_off, boards/drivers/README.md), "
+                        "not a register")
   endif()
   foreach(_r ${_BM_BOARD_RENAMED})
     string(REPLACE ":" ";" _r "${_r}")
@@ -181,8 +190,8 @@ function(_bm_kit_target board libc out)
              BM_BOARD_LIBS BM_ARCH_LINK_FLAGS LINK_CPU_FLAGS)
     _bm_get(${board} ${_v})
   endforeach()
-  # Board sources are relative to the board's folder, or absolute (a board of your own, in
-  # BM_BOARD_DIRS, names the kit's drivers as ${BAREMARK_DIR}/boards/drivers/...).
+  # Board sources are relative to the board's folder, or absolute (the kit's drivers and
+  # families through ${BM_DRIVERS} and ${BM_FAMILIES}, set while board.cmake is read).
   list(TRANSFORM BM_BOARD_SOURCES PREPEND ${BM_DIR}/ REGEX "^[^/]")
   set(srcs ${BM_CORE_SOURCES} ${BM_ARCH_SOURCES} ${BM_BOARD_SOURCES})
   if(BM_HOSTED)
@@ -206,7 +215,8 @@ function(_bm_kit_target board libc out)
 
   add_library(${kit} OBJECT ${srcs})
   target_link_libraries(${kit} PUBLIC ${kit}_usage)
-  target_include_directories(${kit} PRIVATE ${BAREMARK_DIR}/boards/drivers ${BM_DIR})
+  # (a family's header by its folder: #include "mps/mps.h")
+  target_include_directories(${kit} PRIVATE ${BAREMARK_DIR}/boards/drivers ${BAREMARK_DIR}/boards/families ${BM_DIR})
   target_compile_options(${kit} PRIVATE $<$<COMPILE_LANGUAGE:C>:${BM_KIT_WARN_FLAGS}>)
   target_compile_definitions(${kit} PRIVATE BM_BOARD_NAME="${board}" BM_SAMPLES=${BM_SAMPLES}
                              BM_MIN_BATCH_CYCLES=${BM_MIN_BATCH_CYCLES} BM_KIT_VERSION="${BAREMARK_VERSION}"

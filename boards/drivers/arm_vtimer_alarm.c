@@ -2,6 +2,7 @@
  * specification v2 (IHI 0048B), the BCM2836 local controller's from the QA7 document. */
 #include "arch/arch.h"
 #include "arm_vtimer_alarm.h"
+#include "mmio.h"
 
 #define VTIMER_PPI 27u
 #define GICD_CTLR 0x000u
@@ -21,17 +22,12 @@
 #define BCM2836_CORE0_TIMER_IRQCNTL 0x40u
 #define BCM2836_CNTVIRQ (1u << 3)
 
-static volatile uint32_t *reg(uintptr_t base, unsigned off)
-{
-	return (volatile uint32_t *)(base + off);
-}
-
 /* With the Security Extensions (QEMU virt,secure=on), the timer's interrupt is configured by the
  * secure world, which the kit left behind when it dropped to non-secure EL1: no watchdog then. */
 int arm_vtimer_alarm_init(struct bm_alarm *a)
 {
 	const struct arm_vtimer_alarm *t = (const struct arm_vtimer_alarm *)a;
-	if (t->intc == ARM_VTIMER_GICV2 && (*reg(t->base, GICD_TYPER) & GICD_TYPER_SECURITY_EXTN))
+	if (t->intc == ARM_VTIMER_GICV2 && (*mmio32(t->base + GICD_TYPER) & GICD_TYPER_SECURITY_EXTN))
 		return -1;
 	return 0;
 }
@@ -43,13 +39,13 @@ void arm_vtimer_alarm_arm(struct bm_alarm *a, uint32_t ms)
 	arch_sysreg_write(cntv_cval_el0, arch_sysreg_read(cntvct_el0) + (uint64_t)ms * hz / 1000u);
 	arch_sysreg_write(cntv_ctl_el0, CNTV_CTL_ENABLE); /* not masked */
 	if (t->intc == ARM_VTIMER_GICV2) {
-		*((volatile uint8_t *)reg(t->base, GICD_IPRIORITYR) + VTIMER_PPI) = VTIMER_PRIORITY;
-		*reg(t->base, GICD_ISENABLER0) = 1u << VTIMER_PPI;
-		*reg(t->base, GICD_CTLR) = GICD_CTLR_ENABLE;
-		*reg(t->gicc, GICC_PMR) = GICC_PMR_UNMASK;
-		*reg(t->gicc, GICC_CTLR) = GICC_CTLR_ENABLE;
+		*mmio8(t->base + GICD_IPRIORITYR + VTIMER_PPI) = VTIMER_PRIORITY;
+		*mmio32(t->base + GICD_ISENABLER0) = 1u << VTIMER_PPI;
+		*mmio32(t->base + GICD_CTLR) = GICD_CTLR_ENABLE;
+		*mmio32(t->gicc + GICC_PMR) = GICC_PMR_UNMASK;
+		*mmio32(t->gicc + GICC_CTLR) = GICC_CTLR_ENABLE;
 	} else {
-		*reg(t->base, BCM2836_CORE0_TIMER_IRQCNTL) |= BCM2836_CNTVIRQ;
+		*mmio32(t->base + BCM2836_CORE0_TIMER_IRQCNTL) |= BCM2836_CNTVIRQ;
 	}
 	arch_isb();
 	__asm__ volatile("msr daifclr, %0" : : "i"(DAIF_IRQ) : "memory");
@@ -63,11 +59,11 @@ void arm_vtimer_alarm_disarm(struct bm_alarm *a)
 	__asm__ volatile("msr daifset, %0" : : "i"(DAIF_IRQ) : "memory");
 	arch_sysreg_write(cntv_ctl_el0, 0);
 	if (t->intc == ARM_VTIMER_GICV2) {
-		*reg(t->base, GICD_ICENABLER0) = 1u << VTIMER_PPI;
-		*reg(t->base, GICD_ICPENDR0) = 1u << VTIMER_PPI;
-		*reg(t->base, GICD_ICACTIVER0) = 1u << VTIMER_PPI;
+		*mmio32(t->base + GICD_ICENABLER0) = 1u << VTIMER_PPI;
+		*mmio32(t->base + GICD_ICPENDR0) = 1u << VTIMER_PPI;
+		*mmio32(t->base + GICD_ICACTIVER0) = 1u << VTIMER_PPI;
 	} else {
-		*reg(t->base, BCM2836_CORE0_TIMER_IRQCNTL) &= ~BCM2836_CNTVIRQ;
+		*mmio32(t->base + BCM2836_CORE0_TIMER_IRQCNTL) &= ~BCM2836_CNTVIRQ;
 	}
 	arch_isb();
 }

@@ -1,6 +1,7 @@
 /* nRF51 TIMER driver (see nrf51_timer.h). Registers from the nRF51 Series Reference Manual v3.0,
  * chapter 18 (TIMER). */
 #include "nrf51_timer.h"
+#include "mmio.h"
 
 #define TASKS_START 0x000
 #define TASKS_STOP 0x004
@@ -13,20 +14,15 @@
 #define REG_PRESCALER 0x510
 #define REG_CC3 0x54c
 
-static inline volatile uint32_t *reg(uintptr_t base, unsigned off)
-{
-	return (volatile uint32_t *)(base + off);
-}
-
 void nrf51_timer_init(struct bm_timer *t)
 {
 	struct nrf51_timer *n = (struct nrf51_timer *)t; /* timer is the first member */
-	*reg(n->base, TASKS_STOP) = 1;
-	*reg(n->base, REG_MODE) = MODE_TIMER;
-	*reg(n->base, REG_BITMODE) = BITMODE_32;
-	*reg(n->base, REG_PRESCALER) = n->prescaler;
-	*reg(n->base, TASKS_CLEAR) = 1;
-	*reg(n->base, TASKS_START) = 1;
+	*mmio32(n->base + TASKS_STOP) = 1;
+	*mmio32(n->base + REG_MODE) = MODE_TIMER;
+	*mmio32(n->base + REG_BITMODE) = BITMODE_32;
+	*mmio32(n->base + REG_PRESCALER) = n->prescaler;
+	*mmio32(n->base + TASKS_CLEAR) = 1;
+	*mmio32(n->base + TASKS_START) = 1;
 	n->ext.last = 0;
 	n->ext.high = 0;
 }
@@ -34,6 +30,6 @@ void nrf51_timer_init(struct bm_timer *t)
 uint64_t nrf51_timer_read(struct bm_timer *t)
 {
 	struct nrf51_timer *n = (struct nrf51_timer *)t; /* the instance holds the extension state */
-	*reg(n->base, TASKS_CAPTURE3) = 1;
-	return timer32_extend(&n->ext, *reg(n->base, REG_CC3));
+	*mmio32(n->base + TASKS_CAPTURE3) = 1;
+	return timer32_extend(&n->ext, *mmio32(n->base + REG_CC3));
 }

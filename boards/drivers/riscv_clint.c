@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "arch/riscv.h"
+#include "mmio.h"
 #include "riscv_clint.h"
 
 #define MTIME 0xbff8u
@@ -12,9 +13,9 @@
 uint64_t clint_mtime_read(struct bm_timer *t)
 {
 	const struct clint *c = (const struct clint *)t; /* timer is the first member */
-	volatile uint32_t *p = (volatile uint32_t *)(c->base + MTIME);
+	volatile uint32_t *p = mmio32(c->base + MTIME);
 	if (sizeof(uintptr_t) == 8)
-		return *(volatile uint64_t *)p;
+		return *mmio64(c->base + MTIME);
 	uint32_t hi, lo;
 	do {
 		hi = p[1];
@@ -30,9 +31,9 @@ static struct clint *of_alarm(struct bm_alarm *a)
 
 static void mtimecmp_write(const struct clint *c, uint64_t v)
 {
-	volatile uint32_t *p = (volatile uint32_t *)(c->base + MTIMECMP0);
+	volatile uint32_t *p = mmio32(c->base + MTIMECMP0);
 	if (sizeof(uintptr_t) == 8) {
-		*(volatile uint64_t *)p = v;
+		*mmio64(c->base + MTIMECMP0) = v;
 		return;
 	}
 	p[1] = UINT32_MAX; /* no earlier deadline while the halves change */

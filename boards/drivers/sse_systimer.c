@@ -2,21 +2,17 @@
  * TRM (101773), "System counter and timers": the Armv8-M system timer frame and the generic
  * counter's control frame. */
 #include "sse_systimer.h"
+#include "mmio.h"
 
 #define CNTCR 0x000        /* control frame: counter control */
 #define CNTCR_EN (1u << 0) /* the counter counts */
 #define CNTPCT_LO 0x000    /* timer frame: the counter's value, two 32-bit halves */
 #define CNTPCT_HI 0x004
 
-static inline volatile uint32_t *reg(uintptr_t base, unsigned off)
-{
-	return (volatile uint32_t *)(base + off);
-}
-
 void sse_systimer_init(struct bm_timer *t)
 {
 	const struct sse_systimer *s = (const struct sse_systimer *)t; /* timer is the first member */
-	*reg(s->counter, CNTCR) |= CNTCR_EN; /* (a count already running goes on: no reset) */
+	*mmio32(s->counter + CNTCR) |= CNTCR_EN; /* (a count already running goes on: no reset) */
 }
 
 uint64_t sse_systimer_read(struct bm_timer *t)
@@ -25,8 +21,8 @@ uint64_t sse_systimer_read(struct bm_timer *t)
 	uint32_t hi, lo;
 	/* The halves are read one at a time: again if the high one moved in between. */
 	do {
-		hi = *reg(s->base, CNTPCT_HI);
-		lo = *reg(s->base, CNTPCT_LO);
-	} while (*reg(s->base, CNTPCT_HI) != hi);
+		hi = *mmio32(s->base + CNTPCT_HI);
+		lo = *mmio32(s->base + CNTPCT_LO);
+	} while (*mmio32(s->base + CNTPCT_HI) != hi);
 	return ((uint64_t)hi << 32) | lo;
 }

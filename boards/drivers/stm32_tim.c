@@ -1,5 +1,6 @@
 /* STM32 TIM2/TIM5 driver (see stm32_tim.h). Registers from RM0368 (STM32F401), section 13.4. */
 #include "stm32_tim.h"
+#include "mmio.h"
 
 #define REG_CR1 0x00
 #define REG_EGR 0x14
@@ -9,19 +10,14 @@
 #define CR1_CEN (1u << 0)
 #define EGR_UG (1u << 0)
 
-static inline volatile uint32_t *reg(uintptr_t base, unsigned off)
-{
-	return (volatile uint32_t *)(base + off);
-}
-
 void stm32_tim_init(struct bm_timer *t)
 {
 	struct stm32_tim *s = (struct stm32_tim *)t; /* timer is the first member */
-	*reg(s->base, REG_CR1) = 0;
-	*reg(s->base, REG_PSC) = s->psc;
-	*reg(s->base, REG_ARR) = UINT32_MAX;
-	*reg(s->base, REG_EGR) = EGR_UG; /* load the prescaler now, count from 0 */
-	*reg(s->base, REG_CR1) = CR1_CEN;
+	*mmio32(s->base + REG_CR1) = 0;
+	*mmio32(s->base + REG_PSC) = s->psc;
+	*mmio32(s->base + REG_ARR) = UINT32_MAX;
+	*mmio32(s->base + REG_EGR) = EGR_UG; /* load the prescaler now, count from 0 */
+	*mmio32(s->base + REG_CR1) = CR1_CEN;
 	s->ext.last = 0;
 	s->ext.high = 0;
 }
@@ -29,5 +25,5 @@ void stm32_tim_init(struct bm_timer *t)
 uint64_t stm32_tim_read(struct bm_timer *t)
 {
 	struct stm32_tim *s = (struct stm32_tim *)t; /* the instance holds the extension state */
-	return timer32_extend(&s->ext, *reg(s->base, REG_CNT));
+	return timer32_extend(&s->ext, *mmio32(s->base + REG_CNT));
 }

@@ -1,6 +1,7 @@
 /* CMSDK APB UART driver (see uart_cmsdk.h). Registers from the Cortex-M System Design Kit
  * Technical Reference Manual (DDI 0479), "APB UART". */
 #include "uart_cmsdk.h"
+#include "mmio.h"
 
 #define REG_DATA 0x00
 #define REG_STATE 0x04   /* bit 0: TX buffer full */
@@ -13,35 +14,37 @@
 
 #define UART(con) ((const struct cmsdk_uart *)(con)) /* con is the first member */
 
-static inline volatile uint32_t *reg(const struct cmsdk_uart *u, unsigned off)
-{
-	return (volatile uint32_t *)(u->base + off);
-}
-
 void cmsdk_uart_init(struct bm_console *con)
 {
 	const struct cmsdk_uart *u = UART(con);
 	if (u->clock_hz && u->baud) {
 		uint32_t div = (u->clock_hz + u->baud / 2) / u->baud;
-		*reg(u, REG_BAUDDIV) = div < 16 ? 16 : div;
+		*mmio32(u->base + REG_BAUDDIV) = div < 16 ? 16 : div;
 	}
-	*reg(u, REG_CTRL) = CTRL_TXEN | CTRL_RXEN;
+	*mmio32(u->base + REG_CTRL) = CTRL_TXEN | CTRL_RXEN;
 }
 
 /* The transmitter enabled as init left it (without CTRL.TXEN nothing is sent). */
 int cmsdk_uart_restore(struct bm_console *con)
 {
 	const struct cmsdk_uart *u = UART(con);
-	if ((*reg(u, REG_CTRL) & (CTRL_TXEN | CTRL_RXEN)) == (CTRL_TXEN | CTRL_RXEN))
+	if ((*mmio32(u->base + REG_CTRL) & (CTRL_TXEN | CTRL_RXEN)) == (CTRL_TXEN | CTRL_RXEN))
 		return 0;
-	*reg(u, REG_CTRL) = CTRL_TXEN | CTRL_RXEN;
+	*mmio32(u->base + REG_CTRL) = CTRL_TXEN | CTRL_RXEN;
 	return 1;
+}
+
+/* The fault test's hook (board.cmake's BM_TEST_CONSOLE_OFF): the transmitter off (CTRL.TXEN), as a
+ * benchmark may leave it: cmsdk_uart_restore must notice. */
+void cmsdk_uart_tx_off(struct bm_console *con)
+{
+	*mmio32(UART(con)->base + REG_CTRL) &= ~CTRL_TXEN;
 }
 
 void cmsdk_uart_putc(struct bm_console *con, char c)
 {
 	const struct cmsdk_uart *u = UART(con);
-	for (unsigned i = 0; i < PUTC_SPINS && (*reg(u, REG_STATE) & STATE_TXFULL); i++)
+	for (unsigned i = 0; i < PUTC_SPINS && (*mmio32(u->base + REG_STATE) & STATE_TXFULL); i++)
 		;
-	*reg(u, REG_DATA) = (uint8_t)c;
+	*mmio32(u->base + REG_DATA) = (uint8_t)c;
 }

@@ -16,6 +16,8 @@ struct cmsdk_uart {
 void cmsdk_uart_init(struct bm_console *con);
 int cmsdk_uart_restore(struct bm_console *con);
 void cmsdk_uart_putc(struct bm_console *con, char c);
+/* The fault test's hook (boards/drivers/README.md): the console's output off. */
+void cmsdk_uart_tx_off(struct bm_console *con);
 
 #define CMSDK_UART_CONSOLE(name_) \
 	{.name = (name_), .init = cmsdk_uart_init, .putc = cmsdk_uart_putc, .restore = cmsdk_uart_restore}

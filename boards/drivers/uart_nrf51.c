@@ -2,6 +2,7 @@
  * chapter 29 (UART). QEMU's model (hw/char/nrf51_uart.c) sends only after ENABLE = 4 and
  * STARTTX, as the chip does. */
 #include "uart_nrf51.h"
+#include "mmio.h"
 
 #define TASKS_STARTTX 0x008
 #define EVENTS_TXDRDY 0x11c
@@ -16,23 +17,18 @@
 
 #define UART(con) ((struct nrf51_uart *)(con)) /* con is the first member */
 
-static inline volatile uint32_t *reg(const struct nrf51_uart *u, unsigned off)
-{
-	return (volatile uint32_t *)(u->base + off);
-}
-
 void nrf51_uart_init(struct bm_console *con)
 {
 	struct nrf51_uart *u = UART(con);
-	*reg(u, REG_ENABLE) = 0;
-	*reg(u, REG_PSELTXD) = u->txd_pin;
-	*reg(u, REG_PSELRXD) = u->rxd_pin;
-	*reg(u, REG_BAUDRATE) = u->baudrate;
-	*reg(u, REG_CONFIG) = 0;
-	*reg(u, REG_ENABLE) = ENABLE_UART;
-	*reg(u, EVENTS_TXDRDY) = 0;
-	*reg(u, TASKS_STARTTX) = 1;
-	u->enable_read = *reg(u, REG_ENABLE);
+	*mmio32(u->base + REG_ENABLE) = 0;
+	*mmio32(u->base + REG_PSELTXD) = u->txd_pin;
+	*mmio32(u->base + REG_PSELRXD) = u->rxd_pin;
+	*mmio32(u->base + REG_BAUDRATE) = u->baudrate;
+	*mmio32(u->base + REG_CONFIG) = 0;
+	*mmio32(u->base + REG_ENABLE) = ENABLE_UART;
+	*mmio32(u->base + EVENTS_TXDRDY) = 0;
+	*mmio32(u->base + TASKS_STARTTX) = 1;
+	u->enable_read = *mmio32(u->base + REG_ENABLE);
 }
 
 /* The UART enabled as init left it (STARTTX again after a re-enable). Where ENABLE does not read
@@ -45,7 +41,7 @@ int nrf51_uart_restore(struct bm_console *con)
 		nrf51_uart_init(con);
 		return 0;
 	}
-	if (*reg(u, REG_ENABLE) == ENABLE_UART)
+	if (*mmio32(u->base + REG_ENABLE) == ENABLE_UART)
 		return 0;
 	nrf51_uart_init(con);
 	return 1;
@@ -54,8 +50,8 @@ int nrf51_uart_restore(struct bm_console *con)
 void nrf51_uart_putc(struct bm_console *con, char c)
 {
 	const struct nrf51_uart *u = UART(con);
-	*reg(u, REG_TXD) = (uint8_t)c;
-	for (unsigned i = 0; i < PUTC_SPINS && !*reg(u, EVENTS_TXDRDY); i++)
+	*mmio32(u->base + REG_TXD) = (uint8_t)c;
+	for (unsigned i = 0; i < PUTC_SPINS && !*mmio32(u->base + EVENTS_TXDRDY); i++)
 		;
-	*reg(u, EVENTS_TXDRDY) = 0;
+	*mmio32(u->base + EVENTS_TXDRDY) = 0;
 }

@@ -24,6 +24,8 @@ int ns16550_restore(struct bm_console *con);
 /* Blocking, but bounded: a missing UART (reads of all ones or zeros) must not hang the run. */
 void ns16550_putc(struct bm_console *con, char c);
 void ns16550_write(struct bm_console *con, const char *s, size_t n);
+/* The fault test's hook (boards/drivers/README.md): the console's output off. */
+void ns16550_tx_off(struct bm_console *con);
 
 /* Initialiser of the embedded console: .con = NS16550_CONSOLE("ns16550a@0x10000000"). */
 #define NS16550_CONSOLE(name_)                                                                      \

@@ -16,6 +16,8 @@ void pl011_init(struct bm_console *con);
 int pl011_restore(struct bm_console *con);
 void pl011_putc(struct bm_console *con, char c);
 void pl011_write(struct bm_console *con, const char *s, size_t n);
+/* The fault test's hook (boards/drivers/README.md): the console's output off. */
+void pl011_tx_off(struct bm_console *con);
 
 #define PL011_CONSOLE(name_)                                                                        \
 	{.name = (name_), .init = pl011_init, .putc = pl011_putc, .write = pl011_write,                  \

@@ -15,6 +15,8 @@ void sifive_uart_init(struct bm_console *con);
 int sifive_uart_restore(struct bm_console *con);
 void sifive_uart_putc(struct bm_console *con, char c);
 void sifive_uart_write(struct bm_console *con, const char *s, size_t n);
+/* The fault test's hook (boards/drivers/README.md): the console's output off. */
+void sifive_uart_tx_off(struct bm_console *con);
 
 #define SIFIVE_UART_CONSOLE(name_)                                                                  \
 	{.name = (name_), .init = sifive_uart_init, .putc = sifive_uart_putc, .write = sifive_uart_write, \

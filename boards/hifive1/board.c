@@ -8,6 +8,7 @@
  * Exit: semihosting (QEMU -semihosting). Without a debugger the board halts instead. */
 #include "arch/devices.h"
 #include "arch/riscv.h"
+#include "mmio.h"
 #include "riscv_clint.h"
 #include "uart_sifive.h"
 
@@ -44,8 +45,8 @@ static struct clint clint = {
  * divisor, and the same clock on every board (the Rev B bootloader leaves it unspecified). */
 static void hifive1_clocks(void)
 {
-	volatile uint32_t *hfxosccfg = (volatile uint32_t *)(FE310_PRCI_BASE + PRCI_HFXOSCCFG);
-	volatile uint32_t *pllcfg = (volatile uint32_t *)(FE310_PRCI_BASE + PRCI_PLLCFG);
+	volatile uint32_t *hfxosccfg = mmio32(FE310_PRCI_BASE + PRCI_HFXOSCCFG);
+	volatile uint32_t *pllcfg = mmio32(FE310_PRCI_BASE + PRCI_PLLCFG);
 	*hfxosccfg |= HFXOSCCFG_EN;
 	for (unsigned i = 0; i < 1000000u && !(*hfxosccfg & HFXOSCCFG_RDY); i++)
 		; /* bounded so a model without it cannot hang us */

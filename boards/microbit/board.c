@@ -12,6 +12,7 @@
  * core clock): under QEMU the cycles come from SysTick, on the chip from TIMER0 (arch/armv7m).
  * Exit: semihosting (QEMU -semihosting); the chip halts after the end record. */
 #include "arch/devices.h"
+#include "mmio.h"
 #include "nrf51_timer.h"
 #include "uart_nrf51.h"
 
@@ -33,21 +34,16 @@ static struct nrf51_uart uart0 = {
 static struct nrf51_timer timer0 = {.timer = NRF51_TIMER("nrf51-timer0@0x40008000", 1), .base = 0x40008000, .prescaler = 1};
 static struct armv7m_systick_alarm watchdog = ARMV7M_SYSTICK_ALARM(NRF51_HFCLK_HZ);
 
-static inline volatile uint32_t *reg(uintptr_t addr)
-{
-	return (volatile uint32_t *)addr;
-}
-
 /* The 16 MHz crystal as HFCLK (the RC oscillator's 2% is too coarse for 115200 baud), and TXD
  * driven high as an output before the UART takes the pin. */
 static void microbit_init(void)
 {
-	*reg(CLOCK_BASE + CLOCK_EVENTS_HFCLKSTARTED) = 0;
-	*reg(CLOCK_BASE + CLOCK_TASKS_HFCLKSTART) = 1;
-	for (unsigned i = 0; i < 1000000u && !*reg(CLOCK_BASE + CLOCK_EVENTS_HFCLKSTARTED); i++)
+	*mmio32(CLOCK_BASE + CLOCK_EVENTS_HFCLKSTARTED) = 0;
+	*mmio32(CLOCK_BASE + CLOCK_TASKS_HFCLKSTART) = 1;
+	for (unsigned i = 0; i < 1000000u && !*mmio32(CLOCK_BASE + CLOCK_EVENTS_HFCLKSTARTED); i++)
 		; /* bounded: QEMU's CLOCK is a stub */
-	*reg(GPIO_BASE + GPIO_OUTSET) = 1u << MICROBIT_TXD_PIN;
-	*reg(GPIO_BASE + GPIO_DIRSET) = 1u << MICROBIT_TXD_PIN;
+	*mmio32(GPIO_BASE + GPIO_OUTSET) = 1u << MICROBIT_TXD_PIN;
+	*mmio32(GPIO_BASE + GPIO_DIRSET) = 1u << MICROBIT_TXD_PIN;
 }
 
 static const struct bm_kv facts[] = {

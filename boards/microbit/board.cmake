@@ -3,7 +3,7 @@
 # SysTick). Read before project(): sets only variables (see boards/template/board.cmake).
 set(BM_ARCH armv7m)
 set(BM_CPU_FLAGS -mcpu=cortex-m0 -mthumb -mfloat-abi=soft)
-set(BM_BOARD_SOURCES board.c ../drivers/uart_nrf51.c ../drivers/nrf51_timer.c)
+set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_nrf51.c ${BM_DRIVERS}/nrf51_timer.c)
 set(BM_QEMU qemu-system-arm -machine microbit -nographic -semihosting -kernel @ELF@)
 set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here (a bus error: HardFault); the fault test loads from it
 # No MPU (ARMv6-M) to map FLASH read-only: a store into .rodata is no trap. QEMU's nRF51 flash

@@ -2,9 +2,8 @@
 # same devices and memory map as mps2-an386. Read before project(): sets only variables.
 set(BM_ARCH armv7m)
 set(BM_CPU_FLAGS -mcpu=cortex-m3 -mthumb -mfloat-abi=soft)
-# mps2-an386's board.c: the same devices, only the FPGA image's name differs.
-set(BM_BOARD_SOURCES ../mps2-an386/board.c ../drivers/uart_cmsdk.c ../drivers/cmsdk_timer.c)
-set(BM_BOARD_DEFINES MPS2_AN=385)
+# The MPS2 images' devices (boards/families/mps), as on mps2-an386 and mps2-an500.
+set(BM_BOARD_SOURCES board.c ${BM_FAMILIES}/mps/mps2.c ${BM_DRIVERS}/uart_cmsdk.c ${BM_DRIVERS}/cmsdk_timer.c)
 # The kit exits through semihosting, so -semihosting is required.
 set(BM_QEMU qemu-system-arm -machine mps2-an385 -nographic -semihosting -kernel @ELF@)
 set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here (QEMU: a BusFault); the fault test loads from it
@@ -12,8 +11,8 @@ set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here (QEMU: a BusFault); t
 set(BM_DESCRIPTION "Cortex-M3, built with `BM_LIBC=none`")
 set(BM_RUNS_ON "`qemu-system-arm -machine mps2-an385`")
 set(BM_PRESET_CACHE BM_LIBC=none)
-# The fault test turns the console off: CMSDK UART0's transmitter (CTRL.TXEN) disabled.
-set(BM_TEST_CONSOLE_OFF m32 0x40004008 0xfffffffe 0)
+# The fault test turns the console off through its driver: UART0's CTRL.TXEN cleared.
+set(BM_TEST_CONSOLE_OFF cmsdk_uart_tx_off)
 # Cache model (docs/cache-model.md): the core has no caches.
 set(BM_CACHE_L1I none)
 set(BM_CACHE_L1D none)

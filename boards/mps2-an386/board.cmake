@@ -2,7 +2,8 @@
 # Cortex-M board. Read before project(): sets only variables (see boards/template/board.cmake).
 set(BM_ARCH armv7m)
 set(BM_CPU_FLAGS -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16)
-set(BM_BOARD_SOURCES board.c ../drivers/uart_cmsdk.c ../drivers/cmsdk_timer.c)
+# The MPS2 images' devices (boards/families/mps), as on mps2-an385 and mps2-an500.
+set(BM_BOARD_SOURCES board.c ${BM_FAMILIES}/mps/mps2.c ${BM_DRIVERS}/uart_cmsdk.c ${BM_DRIVERS}/cmsdk_timer.c)
 # The kit exits through semihosting, so -semihosting is required.
 set(BM_QEMU qemu-system-arm -machine mps2-an386 -nographic -semihosting -kernel @ELF@)
 set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here (QEMU: a BusFault); the fault test loads from it
@@ -13,8 +14,8 @@ set(BM_PRESET_CACHE BM_LIBC=picolibc)
 set(BM_PRESET_VARIANTS newlib) # preset mps2-an386-newlib
 set(BM_PRESET_newlib BM_LIBC=newlib)
 set(BM_PRESET_newlib_DESCRIPTION "the same with newlib-nano")
-# The fault test turns the console off: CMSDK UART0's transmitter (CTRL.TXEN) disabled.
-set(BM_TEST_CONSOLE_OFF m32 0x40004008 0xfffffffe 0)
+# The fault test turns the console off through its driver: UART0's CTRL.TXEN cleared.
+set(BM_TEST_CONSOLE_OFF cmsdk_uart_tx_off)
 # Cache model (docs/cache-model.md): the core has no caches.
 set(BM_CACHE_L1I none)
 set(BM_CACHE_L1D none)

@@ -2,14 +2,13 @@
 # -machine mps2-an500. Read before project(): sets only variables (see boards/template/board.cmake).
 set(BM_ARCH armv7m)
 set(BM_CPU_FLAGS -mcpu=cortex-m7 -mthumb -mfloat-abi=hard -mfpu=fpv5-d16)
-# One board.c for the MPS images added with M7, M33 and M55 (their data differs, MPS_AN picks it).
-set(BM_BOARD_SOURCES board.c ../drivers/uart_cmsdk.c ../drivers/cmsdk_timer.c)
-set(BM_BOARD_DEFINES MPS_AN=500)
+# The MPS2 images' devices (boards/families/mps), as on mps2-an385 and mps2-an386.
+set(BM_BOARD_SOURCES board.c ${BM_FAMILIES}/mps/mps2.c ${BM_DRIVERS}/uart_cmsdk.c ${BM_DRIVERS}/cmsdk_timer.c)
 # The kit exits through semihosting, so -semihosting is required.
 set(BM_QEMU qemu-system-arm -machine mps2-an500 -nographic -semihosting -kernel @ELF@)
 set(BM_TEST_BAD_ADDRESS 0x70000000) # nothing answers here (QEMU: a BusFault; AN500 has its Ethernet at 0xa0000000)
 # Its row in README.md's board table and its configure preset (tools/gen-boards).
 set(BM_DESCRIPTION "Cortex-M7 with a double-precision FPU (ARMv7E-M)")
 set(BM_RUNS_ON "`qemu-system-arm -machine mps2-an500`")
-# How the fault test turns the console off (fault_console_off): CMSDK UART CTRL.TXEN cleared
-set(BM_TEST_CONSOLE_OFF m32 0x40004008 0xfffffffe 0)
+# The fault test turns the console off through its driver: UART0's CTRL.TXEN cleared.
+set(BM_TEST_CONSOLE_OFF cmsdk_uart_tx_off)

@@ -2,7 +2,7 @@
 # isa-debug-exit. Read before project(): sets only variables (see boards/template/board.cmake).
 set(BM_ARCH x86_64)
 set(BM_CPU_FLAGS)
-set(BM_BOARD_SOURCES board.c ../drivers/uart_ns16550.c ../drivers/hpet.c ../drivers/isa_debug_exit.c)
+set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_ns16550.c ${BM_DRIVERS}/hpet.c ${BM_DRIVERS}/isa_debug_exit.c)
 # Debian 12 has no picolibc for x86_64 bare metal: the kit's own four mem* functions instead.
 set(BM_LIBC_DEFAULT none)
 # qboot (QEMU's minimal firmware, in qemu-system-data) instead of SeaBIOS: it hands over to the
@@ -19,5 +19,6 @@ set(BM_TEST_BAD_ADDRESS 0x100000000) # above the 4 GiB identity map: not present
 # Its row in README.md's board table and its configure preset (tools/gen-boards).
 set(BM_DESCRIPTION "x86_64 long mode (PVH entry), TSC")
 set(BM_RUNS_ON "`qemu-system-x86_64`")
-# The fault test turns the console off: COM1's divisor latch left open (LCR.DLAB).
-set(BM_TEST_CONSOLE_OFF p8 0x3fb 0x00 0x80)
+# The fault test turns the console off through its driver: COM1's divisor
+# latch left open (LCR.DLAB), every later byte lost.
+set(BM_TEST_CONSOLE_OFF ns16550_tx_off)

@@ -13,6 +13,7 @@
 #include "arch/devices.h"
 #include "arm_vtimer_alarm.h"
 #include "bcm2835_systimer.h"
+#include "mmio.h"
 #include "uart_pl011.h"
 
 #define BCM_PERIPH_BASE 0x3f000000u
@@ -47,11 +48,6 @@ static const struct bm_mem_region mem_map[] = {
 	{.base = BCM_LOCAL_BASE, .size = 2u << 20, .type = BM_MEM_DEVICE},
 };
 
-static inline volatile uint32_t *mmio(uintptr_t addr)
-{
-	return (volatile uint32_t *)addr;
-}
-
 /* The GPPUD sequence wants 150 cycles between steps; a bounded spin is enough. */
 static void raspi_delay(void)
 {
@@ -63,15 +59,15 @@ static void raspi_delay(void)
  * dtoverlay=disable-bt already; doing it here does not depend on it. */
 static void raspi_uart_pins(void)
 {
-	uint32_t sel = *mmio(BCM_GPIO_BASE + GPFSEL1);
+	uint32_t sel = *mmio32(BCM_GPIO_BASE + GPFSEL1);
 	sel &= ~((7u << FSEL_SHIFT(UART_TXD_GPIO)) | (7u << FSEL_SHIFT(UART_RXD_GPIO)));
 	sel |= (GPFSEL_ALT0 << FSEL_SHIFT(UART_TXD_GPIO)) | (GPFSEL_ALT0 << FSEL_SHIFT(UART_RXD_GPIO));
-	*mmio(BCM_GPIO_BASE + GPFSEL1) = sel;
-	*mmio(BCM_GPIO_BASE + GPPUD) = 0;
+	*mmio32(BCM_GPIO_BASE + GPFSEL1) = sel;
+	*mmio32(BCM_GPIO_BASE + GPPUD) = 0;
 	raspi_delay();
-	*mmio(BCM_GPIO_BASE + GPPUDCLK0) = (1u << UART_TXD_GPIO) | (1u << UART_RXD_GPIO);
+	*mmio32(BCM_GPIO_BASE + GPPUDCLK0) = (1u << UART_TXD_GPIO) | (1u << UART_RXD_GPIO);
 	raspi_delay();
-	*mmio(BCM_GPIO_BASE + GPPUDCLK0) = 0;
+	*mmio32(BCM_GPIO_BASE + GPPUDCLK0) = 0;
 }
 
 const struct bm_board board_desc = {

@@ -2,7 +2,7 @@
 # runs on both: the ELF under QEMU, <name>.kernel8.img (its raw binary, copied as kernel8.img) on an SD card (README.md).
 set(BM_ARCH aarch64)
 set(BM_CPU_FLAGS -mcpu=cortex-a53)
-set(BM_BOARD_SOURCES board.c ../drivers/uart_pl011.c ../drivers/arm_vtimer_alarm.c ../drivers/bcm2835_systimer.c)
+set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_pl011.c ${BM_DRIVERS}/arm_vtimer_alarm.c ${BM_DRIVERS}/bcm2835_systimer.c)
 # The ELF starts at EL3 under QEMU; -semihosting carries the exit status.
 set(BM_QEMU qemu-system-aarch64 -machine raspi3b -nographic -semihosting -kernel @ELF@)
 # The raw binary beside the ELF, for the SD card (as kernel8.img, the name the Pi firmware loads).
@@ -16,8 +16,8 @@ set(BM_TEST_BAD_ADDRESS 0x80000000) # not in the board's memory map: unmapped by
 # Its row in README.md's board table and its configure preset (tools/gen-boards).
 set(BM_DESCRIPTION "Raspberry Pi 3 Model B (`kernel8.img` on an SD card)")
 set(BM_RUNS_ON "`qemu-system-aarch64 -machine raspi3b`, or the board")
-# The fault test turns the console off: the PL011 transmitter (CR.TXE) disabled.
-set(BM_TEST_CONSOLE_OFF m32 0x3f201030 0xfffffeff 0)
+# The fault test turns the console off through its driver: the PL011's CR.TXE cleared.
+set(BM_TEST_CONSOLE_OFF pl011_tx_off)
 # Cache model (docs/cache-model.md): the BCM2837's Cortex-A53: 16 KiB 2-way L1I, 32 KiB 4-way L1D,
 # 512 KiB 16-way shared L2, 64-byte lines.
 set(BM_CACHE_L1I 16384:2:64)

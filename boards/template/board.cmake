@@ -6,9 +6,10 @@ message(FATAL_ERROR "boards/template is a template: copy it to boards/<name>/ an
 # Required:
 set(BM_ARCH riscv)                       # TODO: a folder under arch/ (its arch.cmake names the toolchain)
 set(BM_CPU_FLAGS -march=rv32imac_zicsr -mabi=ilp32)  # TODO: -march/-mcpu/-mabi for this core
-# board.c and the drivers it uses: relative to this folder, or absolute (the kit's drivers by
-# ${BAREMARK_DIR}, so the folder builds wherever it is).
-set(BM_BOARD_SOURCES board.c ${BAREMARK_DIR}/boards/drivers/uart_ns16550.c ${BAREMARK_DIR}/boards/drivers/riscv_clint.c)
+# board.c and the kit's code it uses, named so that the folder builds wherever it is: its own
+# files relative to this folder, the kit's drivers as ${BM_DRIVERS}/<driver>.c (boards/drivers/
+# README.md lists them), a board family's code as ${BM_FAMILIES}/<family>/<file>.c.
+set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_ns16550.c ${BM_DRIVERS}/riscv_clint.c)
 # Its row in README.md's board table and its configure preset's displayName (tools/gen-boards):
 set(BM_DESCRIPTION "TODO: the board, its core, its RAM")
 set(BM_RUNS_ON "TODO: `qemu-system-riscv32 -machine TODO`, or the board")
@@ -27,8 +28,8 @@ set(BM_RUNS_ON "TODO: `qemu-system-riscv32 -machine TODO`, or the board")
 # set(BM_TEST_BAD_ADDRESS 0xa0000000)    # an address nothing answers (the fault-injection test loads it)
 # set(BM_TEST_FLASH_WRITE ok)            # a store into .rodata is no trap here (default: trap): what the
 #                                        # fault test expects of fault_rodata_write, and why, in a comment
-# set(BM_TEST_CONSOLE_OFF m32 0x10013008 0xfffffffe 0)  # how the fault test turns the console off: one
-#                                        # register's read-modify-write (m8/m32 MMIO, p8 port I/O; and, or)
+# set(BM_TEST_CONSOLE_OFF ns16550_tx_off) # the fault test turns the console off with this hook of its
+#                                        # driver (boards/drivers/README.md); unset: no such test
 # set(BM_PRESET_CACHE BM_LIBC=none)      # cache variables of its preset (beyond BM_BOARD)
 # set(BM_PRESET_VARIANTS v) + set(BM_PRESET_v BM_LIBC=none) + set(BM_PRESET_v_DESCRIPTION "...")
 #                                        # more presets, named <board>-v, each with a row in the table

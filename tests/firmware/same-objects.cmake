@@ -1,7 +1,7 @@
 # ctest netduinoplus2.same_stm32_drivers: two images (two boards) link the same objects for shared
 # driver sources: each image's link map names the object it took for each source, the objects'
-# contents agree once their debug information is left out (it names the build folder), and every
-# function an object defines is in both images.
+# contents agree once their debug information is left out (it names the build folder), and the
+# images keep the same of its functions (the linker drops what neither calls, e.g. a test hook).
 #   -DOBJCOPY=<objcopy> -DNM=<nm> -DIMAGES=<a.elf;b.elf> (a.map next to a.elf) -DSOURCES=<x.c;...> -DWORK=<dir>
 #   -DTOP=<the build tree's top>
 file(MAKE_DIRECTORY ${WORK})
@@ -32,19 +32,26 @@ foreach(elf ${IMAGES})
     file(SHA256 ${WORK}/${i}-${src}.o sum)
     execute_process(COMMAND ${NM} --defined-only -g ${obj} OUTPUT_VARIABLE funcs)
     string(REGEX MATCHALL "[0-9a-f]+ T [A-Za-z_0-9]+" funcs "${funcs}")
+    set(kept)
     foreach(f ${funcs})
       string(REGEX REPLACE ".* T " "" f "${f}")
-      if(NOT syms MATCHES "[0-9a-f]+ T ${f}\n")
-        message(FATAL_ERROR "${elf} does not contain ${f} (from ${src})")
+      if(syms MATCHES "[0-9a-f]+ T ${f}\n")
+        list(APPEND kept ${f})
       endif()
     endforeach()
+    if(NOT kept)
+      message(FATAL_ERROR "${elf} keeps none of the functions of ${src}")
+    endif()
     if(i EQUAL 0)
       set(first_${src} ${sum})
+      set(kept_${src} "${kept}")
     elseif(NOT sum STREQUAL first_${src})
       message(FATAL_ERROR "${src}: the images link different objects (without debug information: ${first_${src}} and ${sum})")
+    elseif(NOT kept STREQUAL kept_${src})
+      message(FATAL_ERROR "${src}: the images keep different functions of it: ${kept_${src}} and ${kept}")
     else()
-      list(LENGTH funcs n)
-      message("${src}: the same object in every image (sha256 ${sum}, without debug information; ${n} functions)")
+      list(LENGTH kept n)
+      message("${src}: the same object in every image (sha256 ${sum}, without debug information; ${n} functions kept)")
     endif()
   endforeach()
   math(EXPR i "${i} + 1")

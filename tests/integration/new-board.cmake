@@ -16,13 +16,12 @@ foreach(f board.c memory.ld)
 endforeach()
 
 # board.cmake: the template's lines, each variable's replaced by the real board's (commented
-# optional ones too), the rest appended; the kit's drivers named by ${BAREMARK_DIR}, as a folder
-# outside the kit must.
+# optional ones too), the rest appended, as they are (the kit's drivers by ${BM_DRIVERS}: the
+# folder builds outside the kit unchanged).
 file(READ ${dir}/board.cmake text)
 string(REGEX REPLACE "message[(]FATAL_ERROR [^\n]*\n" "" text "${text}")
 file(STRINGS ${real}/board.cmake lines REGEX "^set[(]")
 foreach(line IN LISTS lines)
-  string(REPLACE "../drivers/" "\${BAREMARK_DIR}/boards/drivers/" line "${line}")
   string(REGEX MATCH "^set[(]([A-Za-z0-9_]+)" _ "${line}")
   set(var ${CMAKE_MATCH_1})
   if(text MATCHES "(^|\n)(# )?set[(]${var}[ )][^\n]*")

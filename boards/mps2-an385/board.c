@@ -1,0 +1,8 @@
+/* Arm MPS2 with the AN385 FPGA image (Cortex-M3, no FPU), as QEMU models it
+ * (`qemu-system-arm -machine mps2-an385`): the MPS2 images' devices and memory map
+ * (boards/families/mps/mps.h). The core clock is 25 MHz (SYSCLK). */
+#include "mps/mps.h"
+
+static const struct bm_kv facts[] = MPS_FACTS(MPS2_CORE_CLOCK, "AN385 (Cortex-M3)");
+
+const struct bm_board board_desc = MPS_BOARD_DESC(mps2_uart0, mps2_timer0, mps2_watchdog, facts);
