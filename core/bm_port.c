@@ -1,7 +1,7 @@
 /* What core supplies to the ports (bm/port.h): the run's end through the board's exit device,
  * the watchdog's alarm once it is up, the state of a hardware probe that the arch's trap handler
  * consults, and fact lists. */
-#include "bm/port.h"
+#include "bm_board.h"
 
 #include "bm/out.h"
 

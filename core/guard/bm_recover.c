@@ -4,6 +4,7 @@
  * state and calls bm_recover(), and the harness resumes at the point with the fault in hand.
  * One benchmark runs at a time, so this state is static. */
 #include "bm/harness_internal.h"
+#include "bm_board.h"
 #include "bm/out.h"
 
 /* Guarded like the rest of the kit's state (bm_recover_state_intact), jump buffer included. */

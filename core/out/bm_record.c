@@ -3,7 +3,7 @@
 #include "bm/record.h"
 
 #include "bm/crc32.h"
-#include "bm/port.h"
+#include "bm_board.h"
 #include "bm/out.h"
 
 /* Straight to the console: a record's text holds no newline (JSON escapes control characters;

@@ -6,6 +6,7 @@
  * out when. Nothing here computes a figure. */
 #include "bm/build_info.h"
 #include "bm/harness_internal.h"
+#include "bm_board.h"
 #include "bm/out.h"
 #include "bm/record.h"
 

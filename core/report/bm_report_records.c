@@ -3,6 +3,7 @@
  * tally); nothing is derived here. */
 #include "bm/build_info.h"
 #include "bm/harness_internal.h"
+#include "bm_board.h"
 #include "bm/out.h"
 #include "bm/record.h"
 

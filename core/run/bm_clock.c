@@ -5,6 +5,7 @@
  * that was written, stopped or missed wraps during a benchmark fails that benchmark. */
 #include "bm/build_info.h"
 #include "bm/harness_internal.h"
+#include "bm_board.h"
 #include "bm/wide.h"
 
 /* Probes of the empty batch at boot, the first 16 only warming: the minimum is what is

@@ -4,6 +4,7 @@
  * runs inside a timed region except the generated batch functions. */
 #include "bm/build_info.h"
 #include "bm/harness_internal.h"
+#include "bm_board.h"
 #include "bm/out.h"
 #include "bm/wide.h"
 

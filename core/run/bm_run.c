@@ -3,6 +3,7 @@
  * report (bm_report.c). The exit status follows from the tally. */
 #include "bm/events.h"
 #include "bm/harness_internal.h"
+#include "bm_board.h"
 #include "bm/out.h"
 #include "bm/wide.h"
 

@@ -384,6 +384,10 @@ struct bm_tally {
 	int shares_known;
 	size_t stack_used_bytes, stack_bytes; /* the main stack's high-water mark (0 0: not known) */
 };
+static inline const char *arch_cycle_unit(const struct arch_info *ai)
+{
+	return ai->cycle_unit ? ai->cycle_unit : "cycles";
+}
 /* The cycle counter now (a serialised read; cold path). */
 uint64_t bm_cycles_now(void);
 
