@@ -2,13 +2,13 @@
  * record, its table row and its result record, then the end record and the closing line. Rows
  * are printed as each benchmark ends (no row is kept, so the table has no length limit); human
  * lines never start with '{', so a log reader takes every line that does as a record. The
- * records are written by bm_records.c; this file writes the human lines and decides what goes
- * out when. Nothing here computes a figure. */
+ * records are written by bm_report_records.c; this file writes the human lines and decides what
+ * goes out when. Nothing here computes a figure. */
 #include "bm/build_info.h"
-#include "bm/harness_internal.h"
-#include "bm_board.h"
 #include "bm/out.h"
 #include "bm/record.h"
+#include "bm_board.h"
+#include "report/report.h"
 
 #define LABEL_WIDTH 14
 
@@ -97,7 +97,7 @@ static void print_header(const struct bm_run_info *run)
 	const struct arch_info *ai = run->ai;
 	const struct bm_timer *timer = bm_port_timer();
 	bm_out_padded("results", LABEL_WIDTH, 0);
-	bm_out_str(arch_cycle_unit(ai));
+	bm_out_str(bm_cycle_unit(ai));
 	bm_out_str(" per iteration\n");
 	bm_out_padded("board", LABEL_WIDTH, 0);
 	bm_out_str(board_desc.name);
@@ -260,7 +260,7 @@ static void table_row(const struct bm_run_info *run, const struct bm_bench_resul
 		bm_out_str(")\n");
 		return;
 	}
-	int unstable = res->drift_ppm > BM_DRIFT_UNSTABLE_PPM;
+	int unstable = bm_verdict_unstable(res);
 	char mark[STATUS_WIDTH] = "ok", *m = mark + 2;
 	if (res->short_interval)
 		*m++ = '*';
@@ -304,7 +304,7 @@ void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int 
 {
 	if (want_table(run)) {
 		bm_out_str("(");
-		bm_out_str(arch_cycle_unit(run->ai));
+		bm_out_str(bm_cycle_unit(run->ai));
 		bm_out_str(" per iteration after overhead subtraction; cold = the first run after setup (and "
 		           "setup_each), alone; insn/it = instructions retired");
 		if (short_seen)

@@ -1,11 +1,15 @@
 /* The run's records (docs/records.md): meta, then per benchmark start, result and hist, then
- * end. Each writer formats figures the harness computed (bm_harness.c's summarize, bm_run.c's
- * tally); nothing is derived here. */
+ * end. Each writer formats figures the run computed (core/run/: bm_measure.c's summarize,
+ * bm_run.c's tally); nothing is derived here. */
 #include "bm/build_info.h"
-#include "bm/harness_internal.h"
-#include "bm_board.h"
 #include "bm/out.h"
 #include "bm/record.h"
+#include "bm_board.h"
+#include "report/report.h"
+
+#define BM_ST_NAME(e, name, word) name,
+const char *const bm_status_names[BM_ST_COUNT] = {BM_STATUS_LIST(BM_ST_NAME)};
+#undef BM_ST_NAME
 
 static void rec_facts(struct bm_record *r, const char *key, const struct bm_kv *f)
 {
@@ -31,7 +35,7 @@ void bm_record_meta(const struct bm_run_info *run, int hist)
 	bm_rec_str(&r, "console", bm_port_console_name());
 	bm_rec_str(&r, "isa", ai->isa);
 	bm_rec_str(&r, "cycle_counter", ai->cycle_counter);
-	bm_rec_str(&r, "cycle_unit", arch_cycle_unit(ai));
+	bm_rec_str(&r, "cycle_unit", bm_cycle_unit(ai));
 	bm_rec_str(&r, "instret_counter", ai->instret_counter ? ai->instret_counter : "none");
 	bm_rec_str(&r, "timer", timer ? timer->name : "none");
 	bm_rec_u64(&r, "timer_hz", timer ? timer->hz : 0);
@@ -110,7 +114,7 @@ void bm_record_result_open(struct bm_record *r, const struct bm_run_info *run, c
 	}
 	if (res->stack_used_bytes)
 		bm_rec_u64(r, "stack_used_bytes", res->stack_used_bytes);
-	bm_rec_str(r, "unit", arch_cycle_unit(run->ai));
+	bm_rec_str(r, "unit", bm_cycle_unit(run->ai));
 	bm_rec_u64(r, "iters", res->iters);
 	bm_rec_u64(r, "cold", res->cold);
 	if (bm_build_info.icount) {
@@ -145,7 +149,7 @@ void bm_record_result_open(struct bm_record *r, const struct bm_run_info *run, c
 	bm_rec_u64(r, "below_overhead", res->below_overhead);
 	bm_rec_bool(r, "short_interval", res->short_interval);
 	bm_rec_u64(r, "drift_ppm", res->drift_ppm);
-	bm_rec_bool(r, "unstable", res->drift_ppm > BM_DRIFT_UNSTABLE_PPM);
+	bm_rec_bool(r, "unstable", bm_verdict_unstable(res));
 	bm_events_record_result(r, res);
 }
 
@@ -157,7 +161,7 @@ void bm_record_hist(const struct bm_run_info *run, const struct bm_bench *b, con
 	struct bm_record r;
 	bm_rec_begin(&r, "hist");
 	bm_rec_str(&r, "name", b->name);
-	bm_rec_str(&r, "unit", arch_cycle_unit(run->ai));
+	bm_rec_str(&r, "unit", bm_cycle_unit(run->ai));
 	bm_rec_u64(&r, "div", res->iters);
 	bm_stats_hist_fields(&r, st);
 	bm_rec_end(&r);
