@@ -92,10 +92,10 @@ void bm_report_hello(const struct bm_config *cfg)
 	bm_out_char('\n');
 }
 
-static void print_header(const struct bm_run_info *run)
+/* The header: what ran where (board, build, arch, counters), its devices, and how it measured. */
+static void header_machine(const struct bm_run_info *run)
 {
 	const struct arch_info *ai = run->ai;
-	const struct bm_timer *timer = bm_port_timer();
 	bm_out_padded("results", LABEL_WIDTH, 0);
 	bm_out_str(bm_cycle_unit(ai));
 	bm_out_str(" per iteration\n");
@@ -126,6 +126,11 @@ static void print_header(const struct bm_run_info *run)
 	}
 	bm_out_char('\n');
 	out_line("instructions", ai->instret_counter ? ai->instret_counter : "not counted on this core");
+}
+
+static void header_devices(const struct bm_run_info *run)
+{
+	const struct bm_timer *timer = bm_port_timer();
 	bm_out_padded("timer", LABEL_WIDTH, 0);
 	if (timer) {
 		bm_out_str(timer->name);
@@ -145,6 +150,10 @@ static void print_header(const struct bm_run_info *run)
 		bm_out_str("none (a benchmark that hangs stops the run)");
 	}
 	bm_out_char('\n');
+}
+
+static void header_method(const struct bm_run_info *run)
+{
 	bm_out_padded("overhead", LABEL_WIDTH, 0);
 	bm_out_u64(run->oh.cycles);
 	bm_out_str(" cycles, ");
@@ -166,6 +175,13 @@ static void print_header(const struct bm_run_info *run)
 	bm_out_str(" cycles; ");
 	bm_out_u64(run->n);
 	bm_out_str(run->n == 1 ? " benchmark\n\n" : " benchmarks\n\n");
+}
+
+static void print_header(const struct bm_run_info *run)
+{
+	header_machine(run);
+	header_devices(run);
+	header_method(run);
 }
 
 static void table_header(const struct bm_run_info *run)
@@ -300,69 +316,86 @@ void bm_report_bench_end(const struct bm_run_info *run, const struct bm_bench *b
 		bm_record_hist(run, b, res, st);
 }
 
+/* The table's legend: the units, and each mark a row carried. */
+static void legend(const struct bm_run_info *run)
+{
+	bm_out_str("(");
+	bm_out_str(bm_cycle_unit(run->ai));
+	bm_out_str(" per iteration after overhead subtraction; cold = the first run after setup (and "
+	           "setup_each), alone; insn/it = instructions retired");
+	if (short_seen)
+		bm_out_str("; ok* = the median batch is under 100x the counter read overhead or 100 ticks, so "
+		           "its figure rests on the overhead subtraction or the counter's resolution");
+	if (drift_seen)
+		bm_out_str("; ok~ = UNSTABLE: the fastest batch of one quarter of the samples differs from "
+		           "another's by more than 5% (the machine's speed changed during the benchmark, "
+		           "or the benchmark's own cost changes from sample to sample: its figures mix "
+		           "two states)");
+	if (state_seen)
+		bm_out_str("; ok? = STATE-DEPENDENT: under deterministic QEMU its cold run cost other than a "
+		           "warm one, so the body's work depends on state it changes itself and the figures "
+		           "time runs on its own output: give it a setup_each that restores its input");
+	bm_out_str(")\n");
+}
+
+/* The clock's estimate, and where the run's cycles went (the kit's own share among them). */
+static void clock_and_time(const struct bm_run_info *run, const struct bm_tally *t)
+{
+	if (run->clk.cycle_hz) {
+		bm_out_str("clock: ");
+		out_hz(run->clk.cycle_hz);
+		bm_out_str(", estimated against the timer over the benchmarks' windows (");
+		bm_out_u64(run->clk.window_ticks);
+		bm_out_str(" ticks)\n");
+	}
+	if (t->shares_known) {
+		bm_out_str("time: timed batches ");
+		out_pct(t->body_cycles, t->run_cycles);
+		bm_out_str(", the benchmarks' code outside them ");
+		out_pct(t->user_cycles, t->run_cycles);
+		bm_out_str(", the kit itself ");
+		out_pct(t->run_cycles - t->body_cycles - t->user_cycles, t->run_cycles);
+		bm_out_str(" of the run's cycles\n");
+	} else {
+		bm_out_str("time: not known (the cycle counter was written during the run)\n");
+	}
+}
+
+/* The closing line: PASS or FAIL, the outcomes by status, the stack used. */
+static void closing_line(const struct bm_run_info *run, const struct bm_tally *t)
+{
+	unsigned ok = t->by_status[BM_ST_OK];
+	bm_out_str(ok == run->n ? "baremark: PASS (" : "baremark: FAIL (");
+	bm_out_u64(ok);
+	bm_out_char('/');
+	bm_out_u64(run->n);
+	bm_out_str(" benchmarks verified");
+	for (unsigned i = 1; i < BM_ST_COUNT; i++)
+		if (t->by_status[i]) {
+			bm_out_str(", ");
+			bm_out_u64(t->by_status[i]);
+			bm_out_char(' ');
+			bm_out_str(bm_status_names[i]);
+		}
+	bm_out_char(')');
+	if (t->stack_bytes) {
+		bm_out_str("; stack used ");
+		bm_out_u64(t->stack_used_bytes);
+		bm_out_str(" of ");
+		bm_out_u64(t->stack_bytes);
+		bm_out_str(" bytes");
+	}
+	bm_out_char('\n');
+}
+
 void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int status)
 {
 	if (want_table(run)) {
-		bm_out_str("(");
-		bm_out_str(bm_cycle_unit(run->ai));
-		bm_out_str(" per iteration after overhead subtraction; cold = the first run after setup (and "
-		           "setup_each), alone; insn/it = instructions retired");
-		if (short_seen)
-			bm_out_str("; ok* = the median batch is under 100x the counter read overhead or 100 ticks, so "
-			           "its figure rests on the overhead subtraction or the counter's resolution");
-		if (drift_seen)
-			bm_out_str("; ok~ = UNSTABLE: the fastest batch of one quarter of the samples differs from "
-			           "another's by more than 5% (the machine's speed changed during the benchmark, "
-			           "or the benchmark's own cost changes from sample to sample: its figures mix "
-			           "two states)");
-		if (state_seen)
-			bm_out_str("; ok? = STATE-DEPENDENT: under deterministic QEMU its cold run cost other than a "
-			           "warm one, so the body's work depends on state it changes itself and the figures "
-			           "time runs on its own output: give it a setup_each that restores its input");
-		bm_out_str(")\n");
-		if (run->clk.cycle_hz) {
-			bm_out_str("clock: ");
-			out_hz(run->clk.cycle_hz);
-			bm_out_str(", estimated against the timer over the benchmarks' windows (");
-			bm_out_u64(run->clk.window_ticks);
-			bm_out_str(" ticks)\n");
-		}
-		if (t->shares_known) {
-			bm_out_str("time: timed batches ");
-			out_pct(t->body_cycles, t->run_cycles);
-			bm_out_str(", the benchmarks' code outside them ");
-			out_pct(t->user_cycles, t->run_cycles);
-			bm_out_str(", the kit itself ");
-			out_pct(t->run_cycles - t->body_cycles - t->user_cycles, t->run_cycles);
-			bm_out_str(" of the run's cycles\n");
-		} else {
-			bm_out_str("time: not known (the cycle counter was written during the run)\n");
-		}
+		legend(run);
+		clock_and_time(run, t);
 	}
 	if (want_records(run))
 		bm_record_end(run, t, status);
-	if (want_table(run)) {
-		unsigned ok = t->by_status[BM_ST_OK];
-		bm_out_str(ok == run->n ? "baremark: PASS (" : "baremark: FAIL (");
-		bm_out_u64(ok);
-		bm_out_char('/');
-		bm_out_u64(run->n);
-		bm_out_str(" benchmarks verified");
-		for (unsigned i = 1; i < BM_ST_COUNT; i++)
-			if (t->by_status[i]) {
-				bm_out_str(", ");
-				bm_out_u64(t->by_status[i]);
-				bm_out_char(' ');
-				bm_out_str(bm_status_names[i]);
-			}
-		bm_out_char(')');
-		if (t->stack_bytes) {
-			bm_out_str("; stack used ");
-			bm_out_u64(t->stack_used_bytes);
-			bm_out_str(" of ");
-			bm_out_u64(t->stack_bytes);
-			bm_out_str(" bytes");
-		}
-		bm_out_char('\n');
-	}
+	if (want_table(run))
+		closing_line(run, t);
 }

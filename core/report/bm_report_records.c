@@ -101,6 +101,36 @@ static void bench_cflags(struct bm_record *r, const struct bm_bench *b)
 		bm_rec_str(r, "cflags", b->cflags);
 }
 
+/* An ok result's figures in time and in core cycles (where known). */
+static void time_fields(struct bm_record *r, const struct bm_bench_result *res)
+{
+	if (res->p50_ns_milli || res->mean_ns_milli) {
+		bm_rec_milli(r, "p50_ns", res->p50_ns_milli);
+		bm_rec_milli(r, "mean_ns", res->mean_ns_milli);
+		bm_rec_u64(r, "ops_per_s", res->ops_per_s);
+		bm_rec_u64(r, "cycle_hz", res->cycle_hz);
+	}
+	if (res->core_per_tick_ppm)
+		bm_rec_u64(r, "core_per_tick_ppm", res->core_per_tick_ppm);
+	if (res->core_cycles_known) {
+		bm_rec_milli(r, "core_cycles_p50", res->core_cycles_p50_milli);
+		bm_rec_milli(r, "core_cycles_mean", res->core_cycles_mean_milli);
+	}
+}
+
+/* How an ok result was measured: its warm-up and the marks on its figures. */
+static void method_fields(struct bm_record *r, const struct bm_bench_result *res)
+{
+	bm_rec_obj_begin(r, "warmup");
+	bm_rec_u64(r, "batches", res->warmup_batches);
+	bm_rec_bool(r, "settled", res->warmup_settled);
+	bm_rec_obj_end(r);
+	bm_rec_u64(r, "below_overhead", res->below_overhead);
+	bm_rec_bool(r, "short_interval", res->short_interval);
+	bm_rec_u64(r, "drift_ppm", res->drift_ppm);
+	bm_rec_bool(r, "unstable", bm_verdict_unstable(res));
+}
+
 void bm_record_result_open(struct bm_record *r, const struct bm_run_info *run, const struct bm_bench *b,
                            const struct bm_bench_result *res)
 {
@@ -126,30 +156,12 @@ void bm_record_result_open(struct bm_record *r, const struct bm_run_info *run, c
 	bm_stats_record_fields(r, &res->rep);
 	if (run->ai->instret_counter)
 		bm_rec_milli128(r, "insns", res->instret_milli);
-	if (res->p50_ns_milli || res->mean_ns_milli) {
-		bm_rec_milli(r, "p50_ns", res->p50_ns_milli);
-		bm_rec_milli(r, "mean_ns", res->mean_ns_milli);
-		bm_rec_u64(r, "ops_per_s", res->ops_per_s);
-		bm_rec_u64(r, "cycle_hz", res->cycle_hz);
-	}
-	if (res->core_per_tick_ppm)
-		bm_rec_u64(r, "core_per_tick_ppm", res->core_per_tick_ppm);
-	if (res->core_cycles_known) {
-		bm_rec_milli(r, "core_cycles_p50", res->core_cycles_p50_milli);
-		bm_rec_milli(r, "core_cycles_mean", res->core_cycles_mean_milli);
-	}
+	time_fields(r, res);
 	if (b->bytes)
 		bm_rec_u64(r, "bytes", b->bytes);
 	if (b->expect_insns)
 		bm_rec_u64(r, "expect_insns", b->expect_insns);
-	bm_rec_obj_begin(r, "warmup");
-	bm_rec_u64(r, "batches", res->warmup_batches);
-	bm_rec_bool(r, "settled", res->warmup_settled);
-	bm_rec_obj_end(r);
-	bm_rec_u64(r, "below_overhead", res->below_overhead);
-	bm_rec_bool(r, "short_interval", res->short_interval);
-	bm_rec_u64(r, "drift_ppm", res->drift_ppm);
-	bm_rec_bool(r, "unstable", bm_verdict_unstable(res));
+	method_fields(r, res);
 	bm_events_record_result(r, res);
 }
 
