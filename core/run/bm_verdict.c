@@ -1,9 +1,9 @@
 /* Why a result cannot stand, in one place: every check that voids a benchmark's figures (its
  * status and its words, the table row's and the record's reason) or marks them (state-dependent,
  * unstable). The measuring sequence (bm_measure.c) asks at each of its steps; what is asked once
- * the benchmark's code has run for the last time, and once its figures are computed, is the
- * table `checks` below, in its order. A benchmark that wrote over the kit's own state gets no
- * verdict: the run ends (bm_verdict_kit_lost). */
+ * the benchmark's code has run for the last time, and once its figures are computed, are the
+ * tables after_code and after_figures below, in their order. A benchmark that wrote over the
+ * kit's own state gets no verdict: the run ends (bm_verdict_kit_lost). */
 #include "bm/build_info.h"
 #include "bm_board.h"
 #include "run/run.h"
@@ -133,7 +133,7 @@ uint32_t bm_verdict_drift_ppm(const uint64_t *qmin, unsigned n)
 	return ppm > UINT32_MAX ? UINT32_MAX : (uint32_t)ppm;
 }
 
-/* ---- after the benchmark's code, after its figures: the table ---- */
+/* ---- after the benchmark's code, after its figures: the tables ---- */
 
 struct after {
 	const struct bm_bench *b;
@@ -200,33 +200,34 @@ static const char *instret_wrong(const struct after *a)
 }
 
 #define ST(s) (1u << BM_ST_##s)
-enum { AFTER_CODE, AFTER_FIGURES };
 /* The phase a verdict names: the current one, the samples, or the last of the benchmark's own
  * code that ran (found only after it: not "teardown" when it has none). */
 enum { PHASE_NOW, PHASE_SAMPLES, PHASE_LAST_CODE };
 
-/* In order. Every check of a stage is asked (the console's restores it, the stack's takes the
- * high-water mark); its verdict applies when the status so far is one it overrides. */
-static const struct check {
-	uint8_t stage;
+/* A check: its verdict applies when the status so far is one it overrides. */
+struct check {
 	uint8_t status;   /* the status its verdict gives */
 	uint8_t over;     /* the statuses it overrides */
 	uint8_t phase;
 	const char *(*why)(const struct after *a);
-} checks[] = {
-	{AFTER_CODE, BM_ST_FAIL, ST(OK), PHASE_NOW, core_changed},
-	{AFTER_CODE, BM_ST_FAIL, ST(OK), PHASE_NOW, console_changed},
-	{AFTER_CODE, BM_ST_STACK_OVERFLOW, (uint8_t)~ST(STACK_OVERFLOW), PHASE_LAST_CODE, stack_band},
-	{AFTER_CODE, BM_ST_SCRATCH_OVERRUN, ST(OK) | ST(FAIL), PHASE_LAST_CODE, scratch_overrun},
-	{AFTER_FIGURES, BM_ST_FAIL, ST(OK), PHASE_SAMPLES, instret_wrong},
 };
 
-static void ask(unsigned stage, const struct after *a)
+/* In order, once the benchmark's code has run for the last time; every one is asked (the
+ * console's restores it, the stack's takes the high-water mark). */
+static const struct check after_code[] = {
+	{BM_ST_FAIL, ST(OK), PHASE_NOW, core_changed},
+	{BM_ST_FAIL, ST(OK), PHASE_NOW, console_changed},
+	{BM_ST_STACK_OVERFLOW, (uint8_t)~ST(STACK_OVERFLOW), PHASE_LAST_CODE, stack_band},
+	{BM_ST_SCRATCH_OVERRUN, ST(OK) | ST(FAIL), PHASE_LAST_CODE, scratch_overrun},
+};
+/* Once the figures of a benchmark that passed are computed. */
+static const struct check after_figures[] = {
+	{BM_ST_FAIL, ST(OK), PHASE_SAMPLES, instret_wrong},
+};
+
+static void ask(const struct check *c, const struct check *end, const struct after *a)
 {
-	for (unsigned i = 0; i < sizeof checks / sizeof *checks; i++) {
-		const struct check *c = &checks[i];
-		if (c->stage != stage)
-			continue;
+	for (; c < end; c++) {
 		const char *why = c->why(a);
 		if (!why || !(c->over & (1u << a->res->status)))
 			continue;
@@ -240,7 +241,7 @@ static void ask(unsigned stage, const struct after *a)
 
 void bm_verdict_after_code(const struct bm_bench *b, struct bm_bench_result *res, const char *core)
 {
-	ask(AFTER_CODE, &(struct after){b, res, core});
+	ask(after_code, after_code + sizeof after_code / sizeof *after_code, &(struct after){b, res, core});
 }
 
 /* Under deterministic QEMU every run of a body on the same input costs the same: a cold run (the
@@ -273,5 +274,5 @@ static const char *state_dependent(const struct arch_info *ai, const struct bm_b
 void bm_verdict_after_figures(const struct bm_bench *b, struct bm_bench_result *res)
 {
 	res->state_reason = state_dependent(arch_get_info(), b, res);
-	ask(AFTER_FIGURES, &(struct after){b, res, 0});
+	ask(after_figures, after_figures + sizeof after_figures / sizeof *after_figures, &(struct after){b, res, 0});
 }

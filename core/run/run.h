@@ -151,8 +151,8 @@ void bm_verdict_fault(struct bm_bench_result *res, const struct bm_fault *f);
  * arch's record of its set-up: core is what arch_state_restore returned): the run must end. */
 int bm_verdict_kit_lost(const struct bm_kit_state *kit, const struct bm_bench_result *res, const char *core);
 /* Once the benchmark's code has run for the last time (core: what arch_state_restore found), and
- * once the figures of one that passed are computed: the checks of bm_verdict.c's table, in its
- * order. The first also takes the stack's high-water mark and puts the console back. */
+ * once the figures of one that passed are computed: the checks of bm_verdict.c's tables, in
+ * their order. The first also takes the stack's high-water mark and puts the console back. */
 void bm_verdict_after_code(const struct bm_bench *b, struct bm_bench_result *res, const char *core);
 void bm_verdict_after_figures(const struct bm_bench *b, struct bm_bench_result *res);
 /* The spread of the quarters' fastest batches, in ppm (0 with fewer than 4 quarters). Drift past
