@@ -3,8 +3,8 @@
 #include "bm/record.h"
 
 #include "bm/crc32.h"
-#include "bm_board.h"
 #include "bm/out.h"
+#include "bm_board.h"
 
 /* Straight to the console: a record's text holds no newline (JSON escapes control characters;
  * its one line end is bm_rec_end's, through bm_out_str), so nothing needs CR LF here. */

@@ -120,7 +120,7 @@ static int counter_advances(void)
 	return 0;
 }
 
-/* The board and the arch up, in bm/port.h's order: the first console line comes before the
+/* The board and the arch up, in bm_board.h's order: the first console line comes before the
  * arch probes its counters (slow on some cores), the timer is up before the arch (a core whose
  * fallback counter is the board's timer takes it with its rate). */
 static void bring_up(const struct bm_config *cfg)
