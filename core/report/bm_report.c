@@ -2,15 +2,13 @@
  * record, its table row and its result record, then the end record and the closing line. Rows
  * are printed as each benchmark ends (no row is kept, so the table has no length limit); human
  * lines never start with '{', so a log reader takes every line that does as a record. The
- * records are written by bm_report_records.c; this file writes the human lines and decides what
- * goes out when. Nothing here computes a figure. */
-#include "bm/build_info.h"
+ * records are written by bm_report_records.c, the header's lines by bm_report_header.c; this file
+ * writes the table and the closing lines and decides what goes out when. Nothing here computes a
+ * figure. */
 #include "bm/out.h"
 #include "bm/record.h"
 #include "bm_board.h"
 #include "report/report.h"
-
-#define LABEL_WIDTH 14
 
 enum { COL_N, COL_COLD, COL_MIN, COL_P50, COL_P99, COL_MAX, COL_MEAN, COL_INSN, COL_NS, COL_OPS, COL_COUNT };
 
@@ -44,22 +42,6 @@ static int want_hist(const struct bm_run_info *run)
 	return want_records(run) && (run->cfg->format & BM_FORMAT_HIST) != 0;
 }
 
-static void out_line(const char *label, const char *value)
-{
-	bm_out_padded(label, LABEL_WIDTH, 0);
-	bm_out_str(value);
-	bm_out_char('\n');
-}
-
-static void out_hz(uint64_t hz)
-{
-	char b[BM_FMT_NUM_MAX];
-	/* MHz with 3 decimals: hz / 1000 is kHz = MHz x 1000, i.e. milli-MHz. */
-	bm_fmt_milli(b, hz / 1000, 3);
-	bm_out_str(b);
-	bm_out_str(" MHz");
-}
-
 /* part / whole as a percentage with one decimal ("12.3%"). */
 static void out_pct(uint64_t part, uint64_t whole)
 {
@@ -67,121 +49,6 @@ static void out_pct(uint64_t part, uint64_t whole)
 	bm_fmt_milli(b, whole ? bm_muldiv64(part, 100000, whole) : 0, 1);
 	bm_out_str(b);
 	bm_out_char('%');
-}
-
-static void out_facts(const struct bm_kv *f)
-{
-	for (unsigned i = 0; f && f[i].key; i++) {
-		bm_out_str(i ? ", " : " (");
-		bm_out_str(f[i].key);
-		bm_out_char('=');
-		bm_out_str(f[i].value);
-		if (!f[i + 1].key)
-			bm_out_char(')');
-	}
-}
-
-/* The first line, as soon as the console is up (before the arch probes its counters, which takes
- * a while on some cores): the user sees at once that the kit started, and on which board. */
-void bm_report_hello(const struct bm_config *cfg)
-{
-	if (!(cfg->format & BM_FORMAT_TABLE))
-		return;
-	bm_out_str("baremark " BM_KIT_VERSION ": bare-metal benchmarks on ");
-	bm_out_str(board_desc.name);
-	bm_out_char('\n');
-}
-
-/* The header: what ran where (board, build, arch, counters), its devices, and how it measured. */
-static void header_machine(const struct bm_run_info *run)
-{
-	const struct arch_info *ai = run->ai;
-	bm_out_padded("results", LABEL_WIDTH, 0);
-	bm_out_str(bm_cycle_unit(ai));
-	bm_out_str(" per iteration\n");
-	bm_out_padded("board", LABEL_WIDTH, 0);
-	bm_out_str(board_desc.name);
-	out_facts(board_desc.facts);
-	bm_out_char('\n');
-	bm_out_padded("build", LABEL_WIDTH, 0);
-	bm_out_str(bm_build_info.built_for);
-	bm_out_str(" build of kit " BM_KIT_VERSION " ");
-	bm_out_str(bm_build_info.kit_vcs);
-	if (bm_build_info.label[0]) {
-		bm_out_str(", label ");
-		bm_out_str(bm_build_info.label);
-	}
-	bm_out_char('\n');
-	out_line("console", bm_port_console_name());
-	bm_out_padded("arch", LABEL_WIDTH, 0);
-	bm_out_str(ai->isa);
-	out_facts(ai->facts);
-	bm_out_char('\n');
-	bm_out_padded("cycles", LABEL_WIDTH, 0);
-	bm_out_str(ai->cycle_counter);
-	if (run->tick_insns) {
-		bm_out_str("; one tick = ");
-		bm_out_u64(run->tick_insns);
-		bm_out_str(" instructions under -icount (its resolution)");
-	}
-	bm_out_char('\n');
-	out_line("instructions", ai->instret_counter ? ai->instret_counter : "not counted on this core");
-}
-
-static void header_devices(const struct bm_run_info *run)
-{
-	const struct bm_timer *timer = bm_port_timer();
-	bm_out_padded("timer", LABEL_WIDTH, 0);
-	if (timer) {
-		bm_out_str(timer->name);
-		bm_out_str(", ");
-		out_hz(timer->hz);
-	} else {
-		bm_out_str("none (no ns or ops/s figures)");
-	}
-	bm_out_char('\n');
-	bm_out_padded("watchdog", LABEL_WIDTH, 0);
-	if (bm_port_alarm && run->cfg->bench_timeout_ms) {
-		bm_out_str(bm_port_alarm->name);
-		bm_out_str(", ");
-		bm_out_u64(run->cfg->bench_timeout_ms);
-		bm_out_str(" ms per benchmark unless it sets its own");
-	} else {
-		bm_out_str("none (a benchmark that hangs stops the run)");
-	}
-	bm_out_char('\n');
-}
-
-static void header_method(const struct bm_run_info *run)
-{
-	bm_out_padded("overhead", LABEL_WIDTH, 0);
-	bm_out_u64(run->oh.cycles);
-	bm_out_str(" cycles, ");
-	bm_out_u64(run->oh.instret);
-	bm_out_str(" instructions per counter read pair and loop pass (subtracted; max seen ");
-	bm_out_u64(run->oh.cycles_max);
-	bm_out_str(" cycles); each further pass of a batch's loop, ");
-	bm_out_u64(run->oh.loop_cycles);
-	bm_out_str(" cycles, ");
-	bm_out_u64(run->oh.loop_instret);
-	bm_out_str(" instructions, is in its figures\n");
-	out_line("libc", bm_libc_name);
-	out_line("compiler", "GCC " __VERSION__);
-	out_line("flags", bm_build_info.cflags);
-	bm_out_padded("method", LABEL_WIDTH, 0);
-	bm_out_u64(run->cfg->samples);
-	bm_out_str(" samples per benchmark; batches of >= ");
-	bm_out_u64(run->cfg->min_batch_cycles);
-	bm_out_str(" cycles; ");
-	bm_out_u64(run->n);
-	bm_out_str(run->n == 1 ? " benchmark\n\n" : " benchmarks\n\n");
-}
-
-static void print_header(const struct bm_run_info *run)
-{
-	header_machine(run);
-	header_devices(run);
-	header_method(run);
 }
 
 static void table_header(const struct bm_run_info *run)
@@ -201,7 +68,7 @@ void bm_report_begin(const struct bm_run_info *run)
 {
 	short_seen = drift_seen = state_seen = 0; /* a new run (host-linux --repetitions) */
 	if (want_table(run))
-		print_header(run);
+		bm_report_header(run);
 	if (want_records(run))
 		bm_record_meta(run, want_hist(run));
 	if (want_table(run) && run->oh.cycles_advance)
@@ -250,7 +117,6 @@ static void cell(char *buf, const struct bm_run_info *run, const struct bm_bench
 		if (rep_cols[i] == col)
 			bm_fmt_milli128(buf, v[i], res->iters > 1 ? 2 : 0);
 }
-
 
 static void table_row(const struct bm_run_info *run, const struct bm_bench_result *res)
 {
@@ -343,7 +209,7 @@ static void clock_and_time(const struct bm_run_info *run, const struct bm_tally 
 {
 	if (run->clk.cycle_hz) {
 		bm_out_str("clock: ");
-		out_hz(run->clk.cycle_hz);
+		bm_report_mhz(run->clk.cycle_hz);
 		bm_out_str(", estimated against the timer over the benchmarks' windows (");
 		bm_out_u64(run->clk.window_ticks);
 		bm_out_str(" ticks)\n");

@@ -1,6 +1,7 @@
-/* The report layer (core/report/): presentation of a run, computed by nothing here. The human
- * header, table rows and closing lines (bm_report.c) and the run's records (bm_report_records.c,
- * docs/records.md). Core-private: the run layer (core/run/) hands it each outcome as it comes. */
+/* The report layer (core/report/): presentation of a run, computed by nothing here. The table
+ * rows and closing lines, and what goes out when (bm_report.c), the human header
+ * (bm_report_header.c) and the run's records (bm_report_records.c, docs/records.md).
+ * Core-private: the run layer (core/run/) hands it each outcome as it comes. */
 #ifndef BM_REPORT_H
 #define BM_REPORT_H
 
@@ -45,7 +46,12 @@ void bm_report_bench_end(const struct bm_run_info *run, const struct bm_bench *b
                          const struct bm_bench_result *res, const struct bm_stats *st);
 void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int status);
 
-/* ---- between bm_report.c and bm_report_records.c ---- */
+/* ---- between bm_report.c, bm_report_header.c and bm_report_records.c ---- */
+
+/* The human header's lines (bm_report_header.c). */
+void bm_report_header(const struct bm_run_info *run);
+/* A rate as MHz with 3 decimals ("999.999 MHz"). */
+void bm_report_mhz(uint64_t hz);
 
 /* The record's word for each status (bm/shared.h, BM_STATUS_LIST). */
 extern const char *const bm_status_names[BM_ST_COUNT];
