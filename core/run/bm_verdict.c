@@ -204,38 +204,60 @@ static const char *instret_wrong(const struct after *a)
  * code that ran (found only after it: not "teardown" when it has none). */
 enum { PHASE_NOW, PHASE_SAMPLES, PHASE_LAST_CODE };
 
+/* The checks by name, and what each asks (a switch, not pointers: over the constant tables below
+ * each check is then inlined where it is asked, around every benchmark, in the kit's own share of
+ * the run). */
+enum { CORE_CHANGED, CONSOLE_CHANGED, STACK_BAND, SCRATCH_OVERRUN, INSTRET_WRONG };
+static inline __attribute__((always_inline)) const char *why(unsigned check, const struct after *a)
+{
+	switch (check) {
+	case CORE_CHANGED:
+		return core_changed(a);
+	case CONSOLE_CHANGED:
+		return console_changed(a);
+	case STACK_BAND:
+		return stack_band(a);
+	case SCRATCH_OVERRUN:
+		return scratch_overrun(a);
+	default:
+		return instret_wrong(a);
+	}
+}
+
 /* A check: its verdict applies when the status so far is one it overrides. */
 struct check {
+	uint8_t check;
 	uint8_t status;   /* the status its verdict gives */
 	uint8_t over;     /* the statuses it overrides */
 	uint8_t phase;
-	const char *(*why)(const struct after *a);
 };
 
 /* In order, once the benchmark's code has run for the last time; every one is asked (the
  * console's restores it, the stack's takes the high-water mark). */
 static const struct check after_code[] = {
-	{BM_ST_FAIL, ST(OK), PHASE_NOW, core_changed},
-	{BM_ST_FAIL, ST(OK), PHASE_NOW, console_changed},
-	{BM_ST_STACK_OVERFLOW, (uint8_t)~ST(STACK_OVERFLOW), PHASE_LAST_CODE, stack_band},
-	{BM_ST_SCRATCH_OVERRUN, ST(OK) | ST(FAIL), PHASE_LAST_CODE, scratch_overrun},
+	{CORE_CHANGED, BM_ST_FAIL, ST(OK), PHASE_NOW},
+	{CONSOLE_CHANGED, BM_ST_FAIL, ST(OK), PHASE_NOW},
+	{STACK_BAND, BM_ST_STACK_OVERFLOW, (uint8_t)~ST(STACK_OVERFLOW), PHASE_LAST_CODE},
+	{SCRATCH_OVERRUN, BM_ST_SCRATCH_OVERRUN, ST(OK) | ST(FAIL), PHASE_LAST_CODE},
 };
 /* Once the figures of a benchmark that passed are computed. */
 static const struct check after_figures[] = {
-	{BM_ST_FAIL, ST(OK), PHASE_SAMPLES, instret_wrong},
+	{INSTRET_WRONG, BM_ST_FAIL, ST(OK), PHASE_SAMPLES},
 };
 
-static void ask(const struct check *c, const struct check *end, const struct after *a)
+static inline __attribute__((always_inline)) void ask(const struct check *c, const struct check *end,
+                                                      const struct after *a)
 {
+#pragma GCC unroll 8
 	for (; c < end; c++) {
-		const char *why = c->why(a);
-		if (!why || !(c->over & (1u << a->res->status)))
+		const char *w = why(c->check, a);
+		if (!w || !(c->over & (1u << a->res->status)))
 			continue;
 		if (c->phase == PHASE_SAMPLES)
 			bm_recover_phase(BM_PHASE_SAMPLES);
 		else if (c->phase == PHASE_LAST_CODE && !a->b->teardown && a->res->status == BM_ST_OK)
 			bm_recover_phase(BM_PHASE_VERIFY);
-		fail(a->res, c->status, why);
+		fail(a->res, c->status, w);
 	}
 }
 
