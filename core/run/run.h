@@ -16,8 +16,6 @@
 #include "bm/wide.h"
 #include "guard/guard.h"
 
-struct bm_record;
-
 /* ---- the counter and the clock (bm_clock.c) ---- */
 
 /* Cost of one counter read pair (begin + end with nothing between), measured at boot. */

@@ -108,8 +108,6 @@ struct bm_stats_report {
 	uint32_t flags;           /* BM_STATS_F_* */
 };
 
-struct bm_record;
-
 void bm_stats_init(struct bm_stats *s);
 
 /* ---- the insert fast path (static inline: it is most of what a timed sample costs) ---------- */
