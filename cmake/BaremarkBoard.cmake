@@ -215,8 +215,10 @@ function(_bm_kit_target board libc out)
 
   add_library(${kit} OBJECT ${srcs})
   target_link_libraries(${kit} PUBLIC ${kit}_usage)
-  # (a family's header by its folder: #include "mps/mps.h")
-  target_include_directories(${kit} PRIVATE ${BAREMARK_DIR}/boards/drivers ${BAREMARK_DIR}/boards/families ${BM_DIR})
+  # (a family's header by its folder: #include "mps/mps.h"; core/ itself: the core's private
+  # headers, not on an image's own path)
+  target_include_directories(${kit} PRIVATE ${BAREMARK_DIR}/boards/drivers ${BAREMARK_DIR}/boards/families ${BM_DIR}
+                             ${BAREMARK_DIR}/core)
   target_compile_options(${kit} PRIVATE $<$<COMPILE_LANGUAGE:C>:${BM_KIT_WARN_FLAGS}>)
   target_compile_definitions(${kit} PRIVATE BM_BOARD_NAME="${board}" BM_SAMPLES=${BM_SAMPLES}
                              BM_MIN_BATCH_CYCLES=${BM_MIN_BATCH_CYCLES} BM_KIT_VERSION="${BAREMARK_VERSION}"

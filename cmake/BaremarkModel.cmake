@@ -1,6 +1,6 @@
 # The deterministic cache model under QEMU (docs/cache-model.md): -DBM_QEMU_MODEL=cache builds the
 # TCG plugin tools/qemu-plugins/bmcache.c for this machine, builds the kit with its marker area
-# (core/bm_model.c) and has `bm run` load the plugin with the board's cache geometry.
+# (core/run/bm_model.c) and has `bm run` load the plugin with the board's cache geometry.
 include_guard(GLOBAL)
 
 set(BM_QEMU_MODEL "" CACHE STRING "QEMU model to run the images under: empty (none) or 'cache'")

@@ -1,9 +1,9 @@
-/* What core supplies to the ports (bm/port.h): the run's end through the board's exit device,
- * the watchdog's alarm once it is up, the state of a hardware probe that the arch's trap handler
- * consults, and fact lists. */
-#include "bm/port.h"
-
+/* What core offers the ports (bm/services.h): the run's end through the board's exit device, a
+ * configuration error, the state of a hardware probe that the arch's trap handler consults, the
+ * sealed set-up's loss, and fact lists; and for core itself (bm_board.h) the watchdog's alarm once
+ * it is up. */
 #include "bm/out.h"
+#include "bm_board.h"
 
 struct bm_alarm *bm_port_alarm;
 const char bm_state_lost[] = "the kit's record of its set-up was written over";

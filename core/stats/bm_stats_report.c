@@ -135,14 +135,6 @@ void bm_stats_quantile(const struct bm_stats *s, uint64_t num, uint64_t den, uin
 	quantile_at(s, rank, bin, div, q);
 }
 
-void bm_stats_bin_range(const struct bm_stats *s, uint64_t value, uint64_t *lo, uint64_t *hi)
-{
-	unsigned e = value ? bm_st_msb64(value) : 0, top = s->top;
-	if (top == EMPTY_TOP || e > top)
-		top = e;
-	bm_st_bin_range(s->wide, top, bm_st_bin_of(s->wide, top, value), lo, hi);
-}
-
 /* ---- report -------------------------------------------------------------------------------- */
 
 /* Two-sided 95% Student t x 10^4 at df degrees of freedom: between the table's rows the lower df's

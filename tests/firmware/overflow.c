@@ -4,7 +4,7 @@
  * on); the same written below its start, into the kit's high guard; and one word of
  * the kit's statistics, between their guard words, changed by a verify after the timed samples.
  * The kit's variables sit behind guard words and its statistics are sealed after the last sample
- * (linker/common.ld, core/bm_guard.c): the last two must abort the run naming the benchmark
+ * (linker/common.ld, core/guard/bm_guard.c): the last two must abort the run naming the benchmark
  * (status 3), not go on with a changed record counter, clock or figure, and print no result for
  * it. */
 #include "bm/bench.h"
@@ -48,7 +48,7 @@ static int poke_stats(void)
 	static unsigned calls;
 	if (++calls != 2) /* the verify after the timed samples */
 		return 0;
-	/* head, the statistics at their alignment, tail (core/include/bm/harness_internal.h) */
+	/* head, the statistics at their alignment, tail (core/guard/guard.h) */
 	const size_t al = _Alignof(struct bm_stats), at = (sizeof(uintptr_t) + al - 1) / al * al;
 	const uintptr_t g = (uintptr_t)0x6b69745f67756172ull, gap = (at + sizeof(struct bm_stats)) / sizeof(uintptr_t);
 	for (volatile uintptr_t *w = (volatile uintptr_t *)(uintptr_t)__kit_bss_start;

@@ -4,7 +4,7 @@
  * that overhead counted 0 and said (`below`), and the plain batch copy where nothing counts. */
 #include <string.h>
 
-#include "bm/harness_internal.h"
+#include "bm/harness.h"
 #include "bm/out.h"
 #include "bm_test.h"
 #include "fake_platform.h"

@@ -7,7 +7,7 @@
 #include "bm/port.h"
 #include "bm/crc32.h"
 #include "bm/out.h"
-#include "bm/harness_internal.h"
+#include "run/run.h"
 #include "bm_test.h"
 #include "fake_platform.h"
 

@@ -273,7 +273,7 @@ IMPOSSIBLE = [
 @pytest.mark.parametrize("hist", [True, False], ids=["hist", "nohist"])
 @pytest.mark.parametrize("case,name,edit,words", IMPOSSIBLE, ids=[c[0] for c in IMPOSSIBLE])
 def test_impossible_counts_and_warmup_refused(case, name, edit, words, hist):
-    """Figures no run of the harness can print (core/bm_harness.c: account(), warm_up()), each
+    """Figures no run of the harness can print (core/run/: bm_account(), warm_up()), each
     refused naming the record and what contradicts what."""
     lines = corpus.realistic14(hist=hist)
     assert _problems(lines) == []
@@ -364,7 +364,7 @@ def _edit_meta(lines, edit):
 @pytest.mark.parametrize("built_for,unit,ok", [("qemu-icount", "systick_ticks", True), ("hardware", "systick_ticks", False),
                                                ("qemu-icount", "cycles", False)])
 def test_tick_insns_only_where_a_tick_is_a_count_of_instructions(built_for, unit, ok):
-    """meta tick_insns (core/bm_clock.c: one counter step in instructions under -icount) is a
+    """meta tick_insns (core/run/bm_clock.c: one counter step in instructions under -icount) is a
     figure only a qemu-icount build of a counter slower than the core can state."""
     lines = corpus.realistic14(hist=False)
     msgs = _problems(_edit_meta(lines, lambda d: d.update(built_for=built_for, cycle_unit=unit, tick_insns=40)))
@@ -375,7 +375,8 @@ def test_tick_insns_only_where_a_tick_is_a_count_of_instructions(built_for, unit
 
 
 def _cold(cold, dep=None, why=None):
-    """An edit giving a result the cold figure and the deterministic verdict (core/bm_records.c)."""
+    """An edit giving a result the cold figure and the deterministic verdict
+    (core/report/bm_report_records.c)."""
     def edit(d):
         d["cold"] = cold
         if dep is not None:

@@ -1,6 +1,7 @@
 /* baremark's deterministic cache model: a QEMU TCG plugin (API version 1, QEMU 7.2) simulating
  * L1I, L1D and an optional unified L2 (set-associative, LRU, write-allocate) and counting, per
- * timed window the kit marks (stores to its marker area, core/bm_model.c), accesses and misses. */
+ * timed window the kit marks (stores to its marker area, core/run/bm_model.c), accesses and
+ * misses. */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -161,7 +162,7 @@ static void region_off(uint64_t after)
 		emit(1);
 }
 
-/* The marker area (core/bm_model.c): +0 opens a window, +1 closes it, +2 adds a sample to the
+/* The marker area (core/run/bm_model.c): +0 opens a window, +1 closes it, +2 adds a sample to the
  * open window, +3 starts a benchmark's index (0), +4..+35 set index bit k, +36 ends the index. */
 static void mark(uint64_t off, uint64_t after)
 {

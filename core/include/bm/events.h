@@ -23,18 +23,6 @@ struct bm_event {
 	const char *reason;  /* not counted: why (a string in read-only memory) */
 };
 
-/* The run's events: what BM_EVENTS asked for, in its order; slot i of the snapshot is event i
- * (i < BM_EVENT_SLOTS). live: 1 when at least one slot counts, so the batches with event reads
- * (bm_bench.batch_ev) are the ones run. */
-struct bm_events {
-	unsigned n;
-	int live;
-	struct bm_event ev[BM_EVENTS_MAX];
-};
-/* Parses BM_EVENTS_LIST and asks the arch (arch_events_setup, bm/port.h); once, at bring-up. */
-void bm_events_init(void);
-const struct bm_events *bm_events_get(void);
-
 /* For the archs' arch_events_setup: why an operating system's event (page_faults, ...) is not
  * counted on bare metal, or NULL for an event of the core; and a buffer of BM_EVENT_REASON_BYTES
  * for event i's reason, where it says what the probe read. */

@@ -1,12 +1,15 @@
-/* The port contract: everything an architecture, a board and the C runtime supply to the
- * portable core, and nothing else. A port that misses a symbol fails to build with a message
- * naming it (an #error below, a -Werror implicit declaration, or the linker's undefined
- * reference). Each item says what it is, its unit, its default and who calls it.
+/* The port contract, what a port SUPPLIES: everything an architecture, a board and the C runtime
+ * give the portable core, and nothing else. What core offers them in return is bm/services.h,
+ * included at the end, so a port includes this header alone. A port that misses a symbol fails to
+ * build with a message naming it (an #error below, a -Werror implicit declaration, or the
+ * linker's undefined reference). Each item says what it is, its unit, its default and who calls
+ * it.
  *
  * Layers: arch/<arch>/ (ISA: counters, traps, start-up), boards/<board>/ (addresses, device
  * instances, memory map, exit), core/ (portable; never tests an arch or board macro). The hot
  * path (counter reads) is static inline and resolved at compile time; everything else is cold
- * and goes through the board's devices. */
+ * and goes through the board's devices. Sections: the arch's hot path, benchmark isolation (the
+ * arch, optional), shared types, the arch's cold path, the board, the C runtime. */
 #ifndef BM_PORT_H
 #define BM_PORT_H
 
@@ -57,26 +60,17 @@ struct bm_record;
  *   ARCH_USER_STACK_BOUNDED  1 when what it may write of the stack ends at `top` (the kit's frames
  *       above are out of reach too); 0 when only the kit's variables are (AArch64: 4 KiB pages
  *       cannot follow the stack; the kit's guard band above the job still sees a contiguous run).
- * Without ARCH_USER_ISOLATED (or 0) benchmark code runs as the kit does, and core detects what it
- * can (guard words, the checks after every benchmark). */
+ * Without ARCH_USER_ISOLATED (or 0) benchmark code runs as the kit does (arch_user_call and
+ * arch_kit_call are then plain calls), and core detects what it can (guard words, the checks
+ * after every benchmark). */
 #ifndef ARCH_USER_STACK_BOUNDED
 #define ARCH_USER_STACK_BOUNDED 0
 #endif
 #ifndef ARCH_USER_ISOLATED
-#define ARCH_USER_ISOLATED 0
-static inline uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1, void *top)
-{
-	(void)top;
-	return fn(a0, a1);
-}
-uintptr_t bm_kit_service(unsigned service, uintptr_t a, uintptr_t b);
-static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b)
-{
-	return bm_kit_service(service, a, b);
-}
+#define ARCH_USER_ISOLATED 0 /* (then core supplies both calls itself: bm/services.h) */
 #endif
 
-/* ==== Shared types ========================================================================== */
+/* ==== Types the arch and the board both supply in ============================================= */
 
 /* A fact for the meta record: lowercase [a-z0-9_] key, value printed as a JSON string. Arrays of
  * facts end with {0, 0}. */
@@ -94,14 +88,6 @@ struct bm_io8 {
 	/** Optional: n bytes into the one register at addr, in order (a FIFO's data register: x86's
 	 *  rep outsb, an MMIO loop without a call per byte). NULL: write() byte by byte. */
 	void (*write_rep)(uintptr_t addr, const char *s, size_t n);
-};
-
-/* Exit statuses the firmware reports (and QEMU returns). Never fail with 0. */
-enum bm_exit_status {
-	BM_EXIT_PASS = 0,   /* every benchmark ran and verified */
-	BM_EXIT_FAIL = 1,   /* at least one benchmark did not pass (the end record says how) */
-	BM_EXIT_CONFIG = 2, /* the kit is misconfigured (nothing selected, a dead counter, bad option) */
-	BM_EXIT_TRAP = 3,   /* the run was aborted: a fault outside a benchmark, or corrupted kit state */
 };
 
 /* ==== Supplied by the arch: cold path, arch/<arch>/ C sources ======================================= */
@@ -155,37 +141,20 @@ const struct arch_info *arch_get_info(void);
  *  called once by core after arch_init; arch_state_restore(), called by core after every
  *  benchmark (after its teardown, or after the fault that ended it), puts back whatever differs
  *  and returns the first it found, as a benchmark's failure reason (a string in read-only memory,
- *  e.g. "changed the trap vector (mtvec) and did not put it back (restored)"), or NULL. An arch whose trap handler finds the FPU turned off puts it back on
- *  before anything else (the kit's own code may use its registers). */
+ *  e.g. "changed the trap vector (mtvec) and did not put it back (restored)"), or NULL. What it
+ *  recorded lies in the kit's memory too: the arch keeps it sealed and checks the seal before it
+ *  restores anything (bm_state_seal, bm_state_lost: bm/services.h). An arch whose trap handler
+ *  finds the FPU turned off puts it back on before anything else (the kit's own code may use its
+ *  registers). */
 void arch_state_save(void);
 const char *arch_state_restore(void);
-/* What the kit recorded of its set-up lies in its memory too: an arch keeps it with a sealed copy
- * (bm_state_seal) and, when the two no longer agree (a benchmark wrote over them), restores
- * nothing and returns bm_state_lost: core then ends the run as for any write over the kit's
- * state. */
-extern const char bm_state_lost[];
-static inline void bm_state_seal(const void *state, void *copy, size_t bytes)
-{
-	const volatile uint8_t *s = (const volatile uint8_t *)state;
-	volatile uint8_t *c = (volatile uint8_t *)copy;
-	for (size_t i = 0; i < bytes; i++)
-		c[i] = (uint8_t)~s[i];
-}
-static inline int bm_state_intact(const void *state, const void *copy, size_t bytes)
-{
-	const volatile uint8_t *s = (const volatile uint8_t *)state, *c = (const volatile uint8_t *)copy;
-	uint8_t x = 0;
-	for (size_t i = 0; i < bytes; i++)
-		x |= (uint8_t)(s[i] ^ (uint8_t)~c[i]);
-	return x == 0;
-}
 /* Bare-metal arches also provide the entry `_start` (stack, trap vector, then bm_crt_start())
  * and a trap handler. For every exception or interrupt it cannot resume from it fills a
- * struct bm_fault (below) and calls bm_fault_take(): when that returns 1 a benchmark was running,
- * and the handler puts the arch's own state back (its trap stack, interrupt masks, mode or
- * exception level) and calls bm_recover(), which continues in the harness with the next
+ * struct bm_fault (bm/services.h) and calls bm_fault_take(): when that returns 1 a benchmark was
+ * running, and the handler puts the arch's own state back (its trap stack, interrupt masks, mode
+ * or exception level) and calls bm_recover(), which continues in the harness with the next
  * benchmark. When it returns 0 the handler reports the fault in words (bm_out_*) and ends the
- * run with bm_board_exit(BM_EXIT_TRAP). While a probe runs (BM_PROBE, below) an
+ * run with bm_board_exit(BM_EXIT_TRAP). While a probe runs (BM_PROBE, bm/services.h) an
  * undefined-instruction trap calls bm_probe_fault() and resumes after the instruction instead.
  * Where the core can, the arch also guards the main stack in hardware: the
  * __stack_guard_size bytes below __stack_bottom (linker/common.ld) fault on any access. */
@@ -231,7 +200,8 @@ struct bm_timer {
 struct bm_exit {
 	/** For the board's README and tests only. */
 	const char *name;
-	/** End the run with a bm_exit_status. Must not return (core spins if it does). */
+	/** End the run with a bm_exit_status (bm/services.h). Must not return (core spins if it
+	 *  does). Called by core's bm_board_exit only. */
 	void (*exit)(const struct bm_exit *dev, int status);
 };
 
@@ -310,189 +280,7 @@ struct bm_stack {
 };
 void bm_rt_stack(struct bm_stack *s);
 
-/* ==== Supplied by core to the ports ============================================================
- * What arch and board code may use of the core, and nothing else (tests/host/port-contract checks
- * every bm_/BM_ name in arch/ and boards/ against these headers):
- *   - this header: the items below, and the board wrappers at its end (bm_port_timer());
- *   - bm/out.h: console output and short strings without libc (bm_out_*, bm_fmt_*, bm_append_*),
- *     for a trap handler's report and the facts of arch_info and board_facts;
- *   - bm/record.h: the bm_rec_* writers, in a board's bench_end hook (its own keys);
- *   - bm/wide.h: exact 64/128-bit arithmetic (bm_muldiv64, bm_u128_*);
- *   - bm/harness.h: a hosted runtime's main() (bm_config_defaults, bm_run, bm_bench_next);
- *   - bm/events.h and bm/event_slots.h: struct bm_event, BM_EVENT_SLOTS and the helpers of
- *     arch_events_setup (bm_event_name_is, bm_event_os_reason, bm_event_reason_buf);
- *   - void bm_crt_start(void) (core/crt/bm_crt.c): where a bare-metal start-up jumps, with a
- *     stack and a trap vector; it initialises memory and runs the kit, and never returns. */
-
-/* The kit's services to benchmark code (arch_kit_call, above): the arch's handler of the call
- * runs bm_kit_service privileged and hands its result back. */
-enum bm_kit_service_id {
-	BM_KIT_SCRATCH_ALLOC = 1, /* a: bytes, b: alignment; returns the address or 0 (bm_scratch_alloc) */
-};
-uintptr_t bm_kit_service(unsigned service, uintptr_t a, uintptr_t b);
-
-/* A fault the arch's trap handler hands to core (see arch_init above). */
-enum bm_fault_kind {
-	BM_FAULT_TRAP = 1,  /* an exception: illegal instruction, access fault, ... */
-	BM_FAULT_TIMEOUT,   /* the alarm fired: the benchmark overran its budget */
-};
-struct bm_fault {
-	uint8_t kind;       /* enum bm_fault_kind */
-	uint8_t has_addr;   /* addr is the faulting data/instruction address the core reported */
-	const char *cause;  /* in words, e.g. "illegal instruction", "data abort, translation fault" */
-	uint64_t code;      /* the raw cause register (mcause, ESR_EL1, vector, CFSR, signal) */
-	uint64_t pc;        /* where it happened */
-	uint64_t addr;      /* the faulting address, when has_addr */
-	uint64_t sp;        /* the stack pointer at the fault (0: unknown): below the stack = overflow */
-};
-/* Returns 1 when core takes the fault (a benchmark runs under a recovery point): the handler then
- * restores the arch's own state and calls bm_recover(). Returns 0 when nothing can recover: the
- * handler reports the fault and ends the run. Disarms the alarm either way. */
-int bm_fault_take(const struct bm_fault *f);
-/* Continues in the harness at the running benchmark's recovery point; never returns. Call it in
- * the arch's normal execution state (thread mode, the exception level the kit runs at), with the
- * trap stack free again; any stack pointer is fine (the recovery point restores its own). */
-__attribute__((noreturn)) void bm_recover(void);
-
-/* End the run with a bm_exit_status through the board's exit device; never returns. */
-__attribute__((noreturn)) void bm_board_exit(int status);
-/* "baremark: error: <why>" on the console, then the run ends with BM_EXIT_CONFIG: for an arch
- * whose probe finds the core unusable (no counter that counts, a counter it cannot reach). */
-__attribute__((noreturn)) void bm_config_error(const char *why);
-
-/* Probing optional hardware from arch code: run one instruction that may not exist and learn
- * whether it trapped. BM_PROBE(stmt) evaluates to 1 when stmt ran without trapping. The arch's
- * trap handler, on an undefined-instruction trap, calls bm_probe_fault(): when it returns 1 a
- * probe was running and the handler resumes after the (4-byte) instruction. Cold path only. */
-extern volatile int bm_probe_active;
-extern volatile int bm_probe_faulted;
-static inline int bm_probe_fault(void)
-{
-	if (!bm_probe_active)
-		return 0;
-	bm_probe_faulted = 1;
-	return 1;
-}
-#define BM_PROBE(stmt)                                                    \
-	({                                                                \
-		bm_probe_faulted = 0;                                     \
-		bm_probe_active = 1;                                      \
-		__asm__ volatile("" : : : "memory");                      \
-		stmt;                                                     \
-		__asm__ volatile("" : : : "memory");                      \
-		bm_probe_active = 0;                                      \
-		!bm_probe_faulted;                                        \
-	})
-
-/* Appends a fact to a {0,0}-ended array of `cap` entries (the last one stays the end mark); a
- * fact that does not fit is dropped. For arch_info.facts and board facts built at run time. */
-void bm_kv_add(struct bm_kv *facts, unsigned cap, const char *key, const char *value);
-
-/* ==== How core calls the board (NULL-safe, cold path) ======================================
- * Core reaches the board's devices only through these, so each device has one rule for whether
- * it is there: a console that can write (putc), a timer that reads and has a rate (read and hz,
- * after its init), an alarm that arms and disarms and whose init (if any) succeeded. Optional
- * hooks are called only when set. bm_run brings them up in this order: board, console, (the
- * first console line), timer, arch, alarm. */
-
-static inline void bm_port_board_init(void)
-{
-	if (board_desc.init)
-		board_desc.init();
-}
-
-static inline void bm_port_console_init(void)
-{
-	struct bm_console *con = board_desc.console;
-	if (con && con->init)
-		con->init(con);
-}
-
-static inline void bm_port_putc(char c)
-{
-	struct bm_console *con = board_desc.console;
-	if (con && con->putc)
-		(con->putc)(con, c); /* parenthesised: <stdio.h> may define putc as a macro */
-}
-
-static inline void bm_port_write(const char *s, size_t n)
-{
-	struct bm_console *con = board_desc.console;
-	if (con && con->write)
-		con->write(con, s, n);
-	else
-		while (n--)
-			bm_port_putc(*s++);
-}
-
-/* 1: the console is a serial line ('\n' goes out as "\r\n"); 0: a file or a pipe (lf_only). */
-static inline int bm_port_console_crlf(void)
-{
-	struct bm_console *con = board_desc.console;
-	return con && !con->lf_only;
-}
-
-/* 1: the console had been changed and is set up again (the benchmark that just ran did it). */
-static inline int bm_port_console_restore(void)
-{
-	struct bm_console *con = board_desc.console;
-	return con && con->restore ? con->restore(con) != 0 : 0;
-}
-
-/* For the header and the meta record ("none" without a console). */
-static inline const char *bm_port_console_name(void)
-{
-	struct bm_console *con = board_desc.console;
-	return con && con->name ? con->name : "none";
-}
-
-static inline void bm_port_timer_init(void)
-{
-	struct bm_timer *t = board_desc.timer;
-	if (t && t->init)
-		t->init(t);
-}
-
-/* The timer, when the board has one that works (else NULL: no ns figures, no clock). */
-static inline struct bm_timer *bm_port_timer(void)
-{
-	struct bm_timer *t = board_desc.timer;
-	return t && t->read && t->hz ? t : 0;
-}
-
-static inline uint64_t bm_port_timer_read(void)
-{
-	struct bm_timer *t = bm_port_timer();
-	return t ? t->read(t) : 0;
-}
-
-/* The watchdog's alarm when the board has one that works: set by bm_port_alarm_init (after
- * arch_init), NULL before and without one. */
-extern struct bm_alarm *bm_port_alarm;
-void bm_port_alarm_init(void);
-
-/* The board's memory map (*n regions; NULL and 0 without one), for an arch that maps memory. */
-static inline const struct bm_mem_region *bm_port_mem_map(unsigned *n)
-{
-	*n = board_desc.mem_map ? board_desc.mem_map_len : 0;
-	return *n ? board_desc.mem_map : 0;
-}
-
-static inline void bm_port_bench_begin(const char *name)
-{
-	if (board_desc.bench_begin)
-		board_desc.bench_begin(name);
-}
-
-static inline void bm_port_bench_end(const char *name, struct bm_record *r)
-{
-	if (board_desc.bench_end)
-		board_desc.bench_end(name, r);
-}
-
-static inline const char *arch_cycle_unit(const struct arch_info *ai)
-{
-	return ai->cycle_unit ? ai->cycle_unit : "cycles";
-}
+/* What core offers the ports in return: their half of the contract's other side. */
+#include "bm/services.h"
 
 #endif /* BM_PORT_H */

@@ -108,8 +108,6 @@ struct bm_stats_report {
 	uint32_t flags;           /* BM_STATS_F_* */
 };
 
-struct bm_record;
-
 void bm_stats_init(struct bm_stats *s);
 
 /* ---- the insert fast path (static inline: it is most of what a timed sample costs) ---------- */
@@ -226,10 +224,6 @@ void bm_stats_quantile(const struct bm_stats *s, uint64_t num, uint64_t den, uin
 
 /* Fill a report; div >= 1 divides every value (per-iteration figures from batch samples). */
 void bm_stats_report(const struct bm_stats *s, uint64_t div, struct bm_stats_report *r);
-
-/* The value range [*lo, *hi] of the histogram bin that `value` falls in at the state's current
- * resolution (what a histogram answer near `value` can be off by). For tests and tools. */
-void bm_stats_bin_range(const struct bm_stats *s, uint64_t value, uint64_t *lo, uint64_t *hi);
 
 /* Writes every statistics key of a result record, from "n" onward (core/stats/bm_stats_record.c):
  * "n","min","p50","p90","p99","p999","max","mean","stddev","cv_ppm","ci95","bound_ppm":{..},

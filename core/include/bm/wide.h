@@ -106,7 +106,6 @@ struct bm_wide bm_wide_u64(uint64_t v);
 struct bm_wide bm_wide_u128(struct bm_u128 v);
 /* a * b, truncated to BM_WIDE_WORDS words. */
 struct bm_wide bm_wide_mul(const struct bm_wide *a, const struct bm_wide *b);
-struct bm_wide bm_wide_mul64(const struct bm_wide *a, uint64_t b);
 /* a += b, a -= b over n words; each returns the carry or borrow out. */
 unsigned bm_wide_add(uint32_t *a, const uint32_t *b, unsigned n);
 unsigned bm_wide_sub(uint32_t *a, const uint32_t *b, unsigned n);

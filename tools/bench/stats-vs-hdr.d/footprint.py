@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Statistics footprint of a firmware image: the text and read-only data the linker kept from the
-statistics core (core/stats/*) and its wide-integer module (core/bm_wide.c), split into the part a
-timed sample can run (insert: bm_stats_insert.c, bm_stats_layout.c) and the part only the report
-runs (report: bm_stats_report.c, bm_stats_wide.c, bm_stats_record.c, bm_wide.c), from the link map.
+statistics core (core/stats/*) and its wide-integer module (core/out/bm_wide.c), split into the
+part a timed sample can run (insert: bm_stats_insert.c, bm_stats_layout.c) and the part only the
+report runs (report: bm_stats_report.c, bm_stats_wide.c, bm_stats_record.c, bm_wide.c), from the
+link map.
 
   footprint.py MAP [--limit BYTES]
 
@@ -15,7 +16,7 @@ import sys
 PARTS = {
     "insert": ("core/stats/bm_stats_insert.c", "core/stats/bm_stats_layout.c"),
     "report": ("core/stats/bm_stats_report.c", "core/stats/bm_stats_wide.c", "core/stats/bm_stats_record.c",
-               "core/bm_wide.c"),
+               "core/out/bm_wide.c"),
 }
 
 

@@ -3,7 +3,7 @@
  * band at the bottom is a stack overflow, even one that did not fault), and the kit's own
  * statistics state sits between guard words checked after every benchmark. The scratch's own
  * canaries are in bm_scratch.c. */
-#include "bm/harness_internal.h"
+#include "guard/guard.h"
 
 #define STACK_BAND 256u     /* bytes at the bottom of the stack that must stay painted */
 #define STACK_MARGIN 256u   /* left unpainted below the caller's frame (its own calls) */

@@ -181,12 +181,6 @@ struct bm_wide bm_wide_mul(const struct bm_wide *a, const struct bm_wide *b)
 	return r;
 }
 
-struct bm_wide bm_wide_mul64(const struct bm_wide *a, uint64_t b)
-{
-	struct bm_wide t = bm_wide_u64(b);
-	return bm_wide_mul(a, &t);
-}
-
 uint64_t bm_wide_sat64(const struct bm_wide *a)
 {
 	for (unsigned i = 2; i < BM_WIDE_WORDS; i++)

@@ -3,8 +3,9 @@
  * (bm_fault_take); when a recovery point is set core keeps the fault, the arch restores its own
  * state and calls bm_recover(), and the harness resumes at the point with the fault in hand.
  * One benchmark runs at a time, so this state is static. */
-#include "bm/harness_internal.h"
 #include "bm/out.h"
+#include "bm_board.h"
+#include "guard/guard.h"
 
 /* Guarded like the rest of the kit's state (bm_recover_state_intact), jump buffer included. */
 static struct {

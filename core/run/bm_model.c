@@ -1,7 +1,6 @@
-/* The marker area of the QEMU cache model (bm/model.h): its address is read from the ELF by
+/* The marker area of the QEMU cache model (run/run.h): its address is read from the ELF by
  * `bm run`, which tells the plugin; stores to it tell the plugin where the timed windows are. */
-#include "bm/harness_internal.h"
-#include "bm/model.h"
+#include "run/run.h"
 
 #if BM_MODEL
 volatile uint8_t bm_model_area[BM_MODEL_AREA_BYTES] __attribute__((used, aligned(64)));

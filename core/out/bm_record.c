@@ -3,8 +3,8 @@
 #include "bm/record.h"
 
 #include "bm/crc32.h"
-#include "bm/port.h"
 #include "bm/out.h"
+#include "bm_board.h"
 
 /* Straight to the console: a record's text holds no newline (JSON escapes control characters;
  * its one line end is bm_rec_end's, through bm_out_str), so nothing needs CR LF here. */
@@ -187,18 +187,30 @@ static void elem(struct bm_record *r)
 	r->need_comma = 1;
 }
 
+/* An object or array opens (its first member or element needs no comma) or closes (the next
+ * one after it does). */
+static inline __attribute__((always_inline)) void open_(struct bm_record *r, char bracket)
+{
+	put(r, bracket);
+	r->need_comma = 0;
+}
+
+static inline __attribute__((always_inline)) void close_(struct bm_record *r, char bracket)
+{
+	put(r, bracket);
+	r->need_comma = 1;
+}
+
 void bm_rec_array_begin(struct bm_record *r, const char *k)
 {
 	key(r, k);
-	put(r, '[');
-	r->need_comma = 0;
+	open_(r, '[');
 }
 
 void bm_rec_elem_array_begin(struct bm_record *r)
 {
 	elem(r);
-	put(r, '[');
-	r->need_comma = 0;
+	open_(r, '[');
 }
 
 void bm_rec_elem_u64(struct bm_record *r, uint64_t value)
@@ -212,21 +224,18 @@ void bm_rec_elem_u64(struct bm_record *r, uint64_t value)
 
 void bm_rec_array_end(struct bm_record *r)
 {
-	put(r, ']');
-	r->need_comma = 1;
+	close_(r, ']');
 }
 
 void bm_rec_obj_begin(struct bm_record *r, const char *k)
 {
 	key(r, k);
-	put(r, '{');
-	r->need_comma = 0;
+	open_(r, '{');
 }
 
 void bm_rec_obj_end(struct bm_record *r)
 {
-	put(r, '}');
-	r->need_comma = 1;
+	close_(r, '}');
 }
 
 void bm_rec_end(struct bm_record *r)

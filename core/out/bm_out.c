@@ -2,7 +2,7 @@
  * call, which is fine here: this is report time, never inside a timed region. */
 #include "bm/out.h"
 
-#include "bm/port.h"
+#include "bm_board.h"
 
 /* Line endings are decided here, once: a serial line gets CR LF, a console that says lf_only
  * (a file or a pipe) gets LF. */

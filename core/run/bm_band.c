@@ -13,8 +13,8 @@
  * the kit's as they were. The later batches (calibration, warm-up, the timed samples) call the
  * body directly: a band around each would cost every sample. Not instrumented by
  * AddressSanitizer (the host tests): its alloca redzones would sit where the band must. */
-#include "bm/harness_internal.h"
 #include "bm/out.h"
+#include "run/run.h"
 
 #define CALL_BAND_BYTES 32u
 #define CALL_BAND_WORDS (CALL_BAND_BYTES / sizeof(uintptr_t))

@@ -8,7 +8,7 @@
  * done (bm_scratch_seal), and bm_scratch_intact() checks them after the benchmark, so a write
  * past (or before) an allocation is reported, not measured. Fixed memory, no malloc. */
 #include "bm/bench.h"
-#include "bm/harness_internal.h"
+#include "guard/guard.h"
 
 extern uint8_t __bm_scratch_start[], __bm_scratch_end[];
 

@@ -1,10 +1,41 @@
-/* The kit's run: brings the board and the arch up, measures the counter read overhead and the
- * cycle clock, runs each selected benchmark in name order, and hands every outcome to the
- * report (bm_report.c). The exit status follows from the tally. */
-#include "bm/events.h"
-#include "bm/harness_internal.h"
+/* The kit's run: its configuration's defaults, the benchmarks in name order, the board and the
+ * arch brought up, the counter read overhead and the cycle clock measured, each selected
+ * benchmark run (bm_measure.c) and every outcome handed to the report (core/report/). The exit
+ * status follows from the tally. */
 #include "bm/out.h"
 #include "bm/wide.h"
+#include "bm_board.h"
+#include "report/report.h"
+#include "run/run.h"
+
+#ifndef BM_SAMPLES
+#define BM_SAMPLES 1000
+#endif
+#ifndef BM_MIN_BATCH_CYCLES
+#define BM_MIN_BATCH_CYCLES 2000
+#endif
+#ifndef BM_BENCH_TIMEOUT_MS
+#define BM_BENCH_TIMEOUT_MS 10000
+#endif
+#ifndef BM_HIST
+#define BM_HIST 1 /* hist records on by default; BM_HIST=OFF for slow links */
+#endif
+
+void bm_config_defaults(struct bm_config *cfg)
+{
+	cfg->samples = BM_SAMPLES;
+	cfg->warmup_min = BM_WARMUP_MIN;
+	cfg->warmup_max = BM_WARMUP_MAX;
+	cfg->warmup_cv_ppm = BM_WARMUP_CV_PPM;
+	cfg->min_batch_cycles = BM_MIN_BATCH_CYCLES;
+	cfg->min_batch_ns = 0;
+	cfg->min_batch_reads = 0;
+	cfg->max_iters = 1u << 20;
+	cfg->bench_timeout_ms = BM_BENCH_TIMEOUT_MS;
+	cfg->format = BM_FORMAT_TABLE | BM_FORMAT_RECORDS | (BM_HIST ? BM_FORMAT_HIST : 0);
+	cfg->select = 0;
+	cfg->select_ctx = 0;
+}
 
 /* One statistics state, reused by every benchmark in turn, between guard words: a benchmark that
  * wrote over the kit's own state must not have its (or any later) figures reported. */
@@ -89,7 +120,7 @@ static int counter_advances(void)
 	return 0;
 }
 
-/* The board and the arch up, in bm/port.h's order: the first console line comes before the
+/* The board and the arch up, in bm_board.h's order: the first console line comes before the
  * arch probes its counters (slow on some cores), the timer is up before the arch (a core whose
  * fallback counter is the board's timer takes it with its rate). */
 static void bring_up(const struct bm_config *cfg)

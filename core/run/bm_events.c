@@ -2,9 +2,9 @@
  * for, what the arch counts of them, each slot's statistics (net of its read overhead, as cycles)
  * and their figures and facts in the records. Nothing here runs when BM_EVENTS is empty. */
 #include "bm/events.h"
-#include "bm/harness_internal.h"
 #include "bm/out.h"
 #include "bm/record.h"
+#include "run/run.h"
 
 #ifndef BM_EVENTS_LIST
 #define BM_EVENTS_LIST ""
@@ -12,6 +12,15 @@
 #ifndef BM_EVENTS_N
 #define BM_EVENTS_N 0 /* how many names BM_EVENTS_LIST holds (cmake/BaremarkEvents.cmake) */
 #endif
+
+/* The run's events: what BM_EVENTS asked for, in its order; slot i of the snapshot is event i
+ * (i < BM_EVENT_SLOTS). live: 1 when at least one slot counts, so the batches with event reads
+ * (bm_bench.batch_ev) are the ones run. */
+struct bm_events {
+	unsigned n;
+	int live;
+	struct bm_event ev[BM_EVENTS_MAX];
+};
 
 #if BM_EVENTS_N
 static struct bm_events events;
@@ -61,11 +70,6 @@ char *bm_event_reason_buf(unsigned i)
 	return 0; /* (only arch_events_setup asks, and nothing calls it) */
 }
 #endif
-
-const struct bm_events *bm_events_get(void)
-{
-	return &events;
-}
 
 int bm_event_name_is(const char *name, const char *want)
 {

@@ -1,8 +1,7 @@
 /* The timed samples: the one loop of the kit that runs once per sample (direct, with setup_each
- * and teardown_each around each batch, or in chunks where benchmark code runs unprivileged), its
- * accounting, and the statistics checked against what it kept apart from them. */
-#include "bm/harness_internal.h"
-#include "bm/model.h"
+ * and teardown_each around each batch, or in chunks where benchmark code runs unprivileged), and
+ * its accounting; what it keeps apart from the statistics is for bm_verdict.c to check them by. */
+#include "run/run.h"
 
 /* The kit's statistics state is still guarded (two words: cheap enough before every write to it). */
 static int kit_words_intact(const struct bm_kit_state *kit)
@@ -185,32 +184,4 @@ int bm_take_samples(const struct bm_bench *b, uint32_t iters, uint32_t samples, 
 		done = end;
 	}
 	return 0;
-}
-
-/* The statistics against what the sampling loop kept of the same samples in its own frame (their
- * count, smallest, and sum: the raw cycles less the overhead, where no batch was under it): a
- * benchmark that wrote into the kit's statistics during its samples fails, before a figure is
- * computed from them. Where benchmark code runs isolated it cannot (the check then costs a walk
- * of the few nonzero bins, once). */
-const char *bm_samples_stats_wrong(const struct bm_kit_state *kit, uint32_t samples, const struct bm_overhead *oh,
-                                   const struct bm_samples_out *so)
-{
-	uint64_t lo = so->qmin[0];
-	for (unsigned q = 1; q < (samples >= 4 ? 4u : 1u); q++)
-		lo = so->qmin[q] < lo ? so->qmin[q] : lo;
-	static const char *const reason[] = {
-		"", "the kit's statistics were written over during its timed samples: their count disagrees with the "
-		    "sampling loop's (no figure)",
-		"the kit's statistics were written over during its timed samples: their histogram's counts do not add "
-		"up (no figure)",
-		"the kit's statistics were written over during its timed samples: their largest samples are out of "
-		"order (no figure)",
-		"the kit's statistics were written over during its timed samples: their smallest sample disagrees "
-		"with the sampling loop's (no figure)",
-		"the kit's statistics were written over during its timed samples: their sum disagrees with the "
-		"sampling loop's (no figure)",
-	};
-	int what = bm_stats_disagree(&kit->stats, samples, lo, so->below == 0,
-	                             so->body_cycles - (uint64_t)samples * oh->cycles);
-	return what ? reason[what] : 0;
 }

@@ -1,10 +1,15 @@
 /* The run's records (docs/records.md): meta, then per benchmark start, result and hist, then
- * end. Each writer formats figures the harness computed (bm_harness.c's summarize, bm_run.c's
- * tally); nothing is derived here. */
+ * end. Each writer formats figures the run computed (core/run/: bm_measure.c's summarize,
+ * bm_run.c's tally); nothing is derived here. */
 #include "bm/build_info.h"
-#include "bm/harness_internal.h"
 #include "bm/out.h"
 #include "bm/record.h"
+#include "bm_board.h"
+#include "report/report.h"
+
+#define BM_ST_NAME(e, name, word) name,
+const char *const bm_status_names[BM_ST_COUNT] = {BM_STATUS_LIST(BM_ST_NAME)};
+#undef BM_ST_NAME
 
 static void rec_facts(struct bm_record *r, const char *key, const struct bm_kv *f)
 {
@@ -30,7 +35,7 @@ void bm_record_meta(const struct bm_run_info *run, int hist)
 	bm_rec_str(&r, "console", bm_port_console_name());
 	bm_rec_str(&r, "isa", ai->isa);
 	bm_rec_str(&r, "cycle_counter", ai->cycle_counter);
-	bm_rec_str(&r, "cycle_unit", arch_cycle_unit(ai));
+	bm_rec_str(&r, "cycle_unit", bm_cycle_unit(ai));
 	bm_rec_str(&r, "instret_counter", ai->instret_counter ? ai->instret_counter : "none");
 	bm_rec_str(&r, "timer", timer ? timer->name : "none");
 	bm_rec_u64(&r, "timer_hz", timer ? timer->hz : 0);
@@ -96,6 +101,36 @@ static void bench_cflags(struct bm_record *r, const struct bm_bench *b)
 		bm_rec_str(r, "cflags", b->cflags);
 }
 
+/* An ok result's figures in time and in core cycles (where known). */
+static void time_fields(struct bm_record *r, const struct bm_bench_result *res)
+{
+	if (res->p50_ns_milli || res->mean_ns_milli) {
+		bm_rec_milli(r, "p50_ns", res->p50_ns_milli);
+		bm_rec_milli(r, "mean_ns", res->mean_ns_milli);
+		bm_rec_u64(r, "ops_per_s", res->ops_per_s);
+		bm_rec_u64(r, "cycle_hz", res->cycle_hz);
+	}
+	if (res->core_per_tick_ppm)
+		bm_rec_u64(r, "core_per_tick_ppm", res->core_per_tick_ppm);
+	if (res->core_cycles_known) {
+		bm_rec_milli(r, "core_cycles_p50", res->core_cycles_p50_milli);
+		bm_rec_milli(r, "core_cycles_mean", res->core_cycles_mean_milli);
+	}
+}
+
+/* How an ok result was measured: its warm-up and the marks on its figures. */
+static void method_fields(struct bm_record *r, const struct bm_bench_result *res)
+{
+	bm_rec_obj_begin(r, "warmup");
+	bm_rec_u64(r, "batches", res->warmup_batches);
+	bm_rec_bool(r, "settled", res->warmup_settled);
+	bm_rec_obj_end(r);
+	bm_rec_u64(r, "below_overhead", res->below_overhead);
+	bm_rec_bool(r, "short_interval", res->short_interval);
+	bm_rec_u64(r, "drift_ppm", res->drift_ppm);
+	bm_rec_bool(r, "unstable", bm_verdict_unstable(res));
+}
+
 void bm_record_result_open(struct bm_record *r, const struct bm_run_info *run, const struct bm_bench *b,
                            const struct bm_bench_result *res)
 {
@@ -109,7 +144,7 @@ void bm_record_result_open(struct bm_record *r, const struct bm_run_info *run, c
 	}
 	if (res->stack_used_bytes)
 		bm_rec_u64(r, "stack_used_bytes", res->stack_used_bytes);
-	bm_rec_str(r, "unit", arch_cycle_unit(run->ai));
+	bm_rec_str(r, "unit", bm_cycle_unit(run->ai));
 	bm_rec_u64(r, "iters", res->iters);
 	bm_rec_u64(r, "cold", res->cold);
 	if (bm_build_info.icount) {
@@ -121,30 +156,12 @@ void bm_record_result_open(struct bm_record *r, const struct bm_run_info *run, c
 	bm_stats_record_fields(r, &res->rep);
 	if (run->ai->instret_counter)
 		bm_rec_milli128(r, "insns", res->instret_milli);
-	if (res->p50_ns_milli || res->mean_ns_milli) {
-		bm_rec_milli(r, "p50_ns", res->p50_ns_milli);
-		bm_rec_milli(r, "mean_ns", res->mean_ns_milli);
-		bm_rec_u64(r, "ops_per_s", res->ops_per_s);
-		bm_rec_u64(r, "cycle_hz", res->cycle_hz);
-	}
-	if (res->core_per_tick_ppm)
-		bm_rec_u64(r, "core_per_tick_ppm", res->core_per_tick_ppm);
-	if (res->core_cycles_known) {
-		bm_rec_milli(r, "core_cycles_p50", res->core_cycles_p50_milli);
-		bm_rec_milli(r, "core_cycles_mean", res->core_cycles_mean_milli);
-	}
+	time_fields(r, res);
 	if (b->bytes)
 		bm_rec_u64(r, "bytes", b->bytes);
 	if (b->expect_insns)
 		bm_rec_u64(r, "expect_insns", b->expect_insns);
-	bm_rec_obj_begin(r, "warmup");
-	bm_rec_u64(r, "batches", res->warmup_batches);
-	bm_rec_bool(r, "settled", res->warmup_settled);
-	bm_rec_obj_end(r);
-	bm_rec_u64(r, "below_overhead", res->below_overhead);
-	bm_rec_bool(r, "short_interval", res->short_interval);
-	bm_rec_u64(r, "drift_ppm", res->drift_ppm);
-	bm_rec_bool(r, "unstable", res->drift_ppm > BM_DRIFT_UNSTABLE_PPM);
+	method_fields(r, res);
 	bm_events_record_result(r, res);
 }
 
@@ -156,7 +173,7 @@ void bm_record_hist(const struct bm_run_info *run, const struct bm_bench *b, con
 	struct bm_record r;
 	bm_rec_begin(&r, "hist");
 	bm_rec_str(&r, "name", b->name);
-	bm_rec_str(&r, "unit", arch_cycle_unit(run->ai));
+	bm_rec_str(&r, "unit", bm_cycle_unit(run->ai));
 	bm_rec_u64(&r, "div", res->iters);
 	bm_stats_hist_fields(&r, st);
 	bm_rec_end(&r);

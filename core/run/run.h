@@ -1,7 +1,11 @@
-/* Between the harness's parts (bm_run.c runs, bm_harness.c measures one benchmark, bm_report.c
- * prints) and the host unit tests. Not for benchmarks. */
-#ifndef BM_HARNESS_INTERNAL_H
-#define BM_HARNESS_INTERNAL_H
+/* The run layer (core/run/): the run (bm_run.c), one benchmark's measuring sequence
+ * (bm_measure.c) and the verdicts on it (bm_verdict.c), and what they measure with: the counter
+ * and the clock (bm_clock.c), calls into the benchmark's code (bm_band.c), the timed samples
+ * (bm_samples.c), the events (bm_events.c) and the cache model's marks (bm_model.c).
+ * Core-private: for the report layer (core/report/, which presents what this measures) and the
+ * host unit tests. */
+#ifndef BM_RUN_H
+#define BM_RUN_H
 
 #include <stdint.h>
 
@@ -10,6 +14,9 @@
 #include "bm/shared.h"
 #include "bm/stats.h"
 #include "bm/wide.h"
+#include "guard/guard.h"
+
+/* ---- the counter and the clock (bm_clock.c) ---- */
 
 /* Cost of one counter read pair (begin + end with nothing between), measured at boot. */
 struct bm_overhead {
@@ -22,6 +29,9 @@ struct bm_overhead {
 	uint64_t ev[BM_EVENT_SLOTS]; /* each event slot's minimum over the probe (bm/events.h) */
 #endif
 };
+void bm_measure_overhead(struct bm_overhead *oh);
+/* The cycle counter now (a serialised read; cold path). */
+uint64_t bm_cycles_now(void);
 
 /* Cycle counter frequency, estimated against the board timer over the run itself: each
  * benchmark's measuring (from after its setup to after its last verify) is a window opened and
@@ -36,6 +46,18 @@ struct bm_clock {
 	uint64_t open_ticks, open_cycles;
 	int open;              /* a window is open (its first reading was taken) */
 };
+/* A window of the clock estimate opens and closes (closing updates cycle_hz). bm_clock_spin is
+ * one window of `ms`, for where a time-based batch size needs the clock before any benchmark.
+ * bm_clock_close returns -1, leaving the window out, when the counter and the timer disagree
+ * over it by more than BM_CLOCK_AGREE_PCT percent (and a tick) of the clock so far, else 0. */
+#define BM_CLOCK_AGREE_PCT 10
+void bm_clock_open(struct bm_clock *clk);
+int bm_clock_close(struct bm_clock *clk);
+void bm_clock_spin(struct bm_clock *clk, uint32_t ms);
+/* The cycle counter's resolution in instructions under -icount (bm_run_info.tick_insns). */
+uint32_t bm_clock_tick_insns(const struct arch_info *ai);
+
+/* ---- one benchmark's result (bm_measure.c, bm_verdict.c) ---- */
 
 /* How a benchmark ended (the result record's "status"; what each means: tools/bmlib/shared.py):
  * BM_ST_OK (the only status with figures), BM_ST_FAIL, BM_ST_TRAP, BM_ST_TIMEOUT,
@@ -43,7 +65,6 @@ struct bm_clock {
 #define BM_ST_ENUM(e, name, word) BM_ST_##e,
 enum bm_status { BM_STATUS_LIST(BM_ST_ENUM) BM_ST_COUNT };
 #undef BM_ST_ENUM
-extern const char *const bm_status_names[BM_ST_COUNT]; /* the record's word for each */
 
 struct bm_bench_result {
 	int ok;                     /* 1: ran and verified (status BM_ST_OK) */
@@ -92,8 +113,60 @@ static inline int bm_bench_each(const struct bm_bench *b)
 	return b->setup_each || b->teardown_each;
 }
 
+/* Runs one benchmark end to end, filling the kit's (shared) statistics state. Returns 0, or -1
+ * when the benchmark wrote over the kit's own state: then nothing about it can be trusted. */
+int bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
+               struct bm_clock *clk, struct bm_kit_state *kit, struct bm_bench_result *res);
+/* Rolling-CV test used by the warm-up: 1 when stddev/mean of w[0..n) <= cv_ppm. */
+int bm_window_settled(const uint64_t *w, unsigned n, uint32_t cv_ppm);
+
+/* ---- verdicts: why a result cannot stand (bm_verdict.c) ---- */
+
+/* What the measuring sequence's own steps can find (each a FAIL, in the current phase). */
+enum bm_verdict {
+	BM_V_NO_VERIFY,      /* it has no verify step */
+	BM_V_SETUP,          /* its setup said it failed (a refused scratch allocation says why) */
+	BM_V_SETUP_EACH,     /* its setup_each said it failed */
+	BM_V_VERIFY_WARM,    /* its verify failed after the warm-up */
+	BM_V_VERIFY_SAMPLES, /* its verify failed after the timed samples */
+	BM_V_READINGS,       /* (unprivileged) it wrote over its batches' readings in the kit's chunk */
+};
+/* Fails res for v; returns 1 (so a step can end with `return bm_verdict(res, v)`). */
+int bm_verdict(struct bm_bench_result *res, enum bm_verdict v);
+struct bm_samples_out;
+/* Right after the timed samples: 1 (res failed) when the statistics disagree with what the
+ * sampling loop kept of the same samples (a benchmark wrote into them), else 0. */
+int bm_verdict_stats(const struct bm_kit_state *kit, uint32_t samples, const struct bm_overhead *oh,
+                     const struct bm_samples_out *so, struct bm_bench_result *res);
+/* After the last verify: 1 (res failed, in the samples) when the timed readings cannot be
+ * figures (the counter went backwards, a batch read longer than the benchmark ran, the counter
+ * disagreed with the timer: this closes the clock's window), else 0. */
+int bm_verdict_readings(const struct bm_kit_state *kit, struct bm_clock *clk, struct bm_bench_result *res);
+/* A fault or the watchdog ended the benchmark: the fault kept in res, and timeout, stack overflow
+ * or trap. */
+void bm_verdict_fault(struct bm_bench_result *res, const struct bm_fault *f);
+/* 1 when the benchmark wrote over the kit's own state (its guard words, its sealed statistics, the
+ * arch's record of its set-up: core is what arch_state_restore returned): the run must end. */
+int bm_verdict_kit_lost(const struct bm_kit_state *kit, const struct bm_bench_result *res, const char *core);
+/* Once the benchmark's code has run for the last time (core: what arch_state_restore found), and
+ * once the figures of one that passed are computed: the checks of bm_verdict.c's tables, in
+ * their order. The first also takes the stack's high-water mark and puts the console back. */
+void bm_verdict_after_code(const struct bm_bench *b, struct bm_bench_result *res, const char *core);
+void bm_verdict_after_figures(const struct bm_bench *b, struct bm_bench_result *res);
+/* The spread of the quarters' fastest batches, in ppm (0 with fewer than 4 quarters). Drift past
+ * BM_DRIFT_UNSTABLE_PPM (5%) makes a result `unstable`: the machine's speed changed while it ran,
+ * or the workload's own cost did (under deterministic QEMU only the latter). */
+#define BM_DRIFT_UNSTABLE_PPM 50000u
+uint32_t bm_verdict_drift_ppm(const uint64_t *qmin, unsigned n);
+static inline int bm_verdict_unstable(const struct bm_bench_result *res)
+{
+	return res->drift_ppm > BM_DRIFT_UNSTABLE_PPM;
+}
+
 /* ---- events (bm_events.c, bm/events.h) ---- */
 
+/* Parses BM_EVENTS_LIST and asks the arch (arch_events_setup, bm/port.h); once, at bring-up. */
+void bm_events_init(void);
 /* The batch copy a run times: the one that reads the event slots where they count. */
 typedef void (*bm_batch_fn)(uint32_t, struct bm_delta *);
 #if BM_EVENT_SLOTS
@@ -123,7 +196,6 @@ static inline int bm_delta_same(const struct bm_delta *a, const struct bm_delta 
 #endif
 	return a->cycles == b->cycles && a->instret == b->instret;
 }
-struct bm_kit_state;
 /* Before a benchmark: its event statistics emptied, each slot's overhead set. A reading taken r
  * times: each event slot's count net of its overhead into its statistics. After a benchmark that
  * passed: each event's per-iteration figures into res. (Nothing at all without event slots: the
@@ -150,42 +222,15 @@ static inline void bm_events_summarize(const struct bm_kit_state *kit, struct bm
 	(void)res;
 }
 #endif
-/* The records' "events" (meta: counted and not; an ok result: its figures). */
-struct bm_record;
+/* The records' "events" (meta: counted and not; an ok result: its figures), for the report. */
 void bm_events_record_meta(struct bm_record *r);
 void bm_events_record_result(struct bm_record *r, const struct bm_bench_result *res);
 
-/* Drift past this (5%) makes a result `unstable`: the machine's speed changed while it ran, or
- * the workload's own cost did (under deterministic QEMU only the latter). */
-#define BM_DRIFT_UNSTABLE_PPM 50000u
+/* ---- calls into the benchmark's own code (bm_band.c) ---- */
 
-
-/* Before each benchmark: nothing allocated, and `declared` bytes (its BM_SCRATCH; 0: none) the
- * most its allocations and their alignment may take. */
-void bm_scratch_reset(size_t declared);
-/* Why the last bm_scratch_alloc returned NULL (NULL: none did since the reset). */
-const char *bm_scratch_refusal(void);
-/* After setup: fills the scratch nothing allocated with a pattern; bm_scratch_intact() then says
- * whether the benchmark wrote only inside its allocations (and the canary after each). */
-void bm_scratch_seal(void);
-int bm_scratch_intact(void);
-void bm_measure_overhead(struct bm_overhead *oh);
-/* A window of the clock estimate opens and closes (closing updates cycle_hz). bm_clock_spin is
- * one window of `ms`, for where a time-based batch size needs the clock before any benchmark.
- * bm_clock_close returns -1, leaving the window out, when the counter and the timer disagree
- * over it by more than BM_CLOCK_AGREE_PCT percent (and a tick) of the clock so far, else 0. */
-#define BM_CLOCK_AGREE_PCT 10
-void bm_clock_open(struct bm_clock *clk);
-int bm_clock_close(struct bm_clock *clk);
-void bm_clock_spin(struct bm_clock *clk, uint32_t ms);
-struct bm_kit_state;
-/* Runs one benchmark end to end, filling the kit's (shared) statistics state. Returns 0, or -1
- * when the benchmark wrote over the kit's own state: then nothing about it can be trusted. */
-int bm_run_one(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
-               struct bm_clock *clk, struct bm_kit_state *kit, struct bm_bench_result *res);
-/* A call into the benchmark's own code under a painted band (bm_band.c): a batch of `iters`
- * into *d, or its setup, verify or teardown (their result returned, and their cycles added to
- * *user_cycles when given). A write into the band ends the benchmark as a trap. */
+/* A call into the benchmark's own code under a painted band: a batch of `iters` into *d, or its
+ * setup, verify or teardown (their result returned, and their cycles added to *user_cycles when
+ * given). A write into the band ends the benchmark as a trap. */
 enum bm_user_fn { BM_USER_BATCH, BM_USER_SETUP, BM_USER_VERIFY, BM_USER_TEARDOWN, BM_USER_SAMPLES };
 int bm_band_call(const struct bm_bench *b, enum bm_user_fn which, uint32_t iters, struct bm_delta *d,
                  uint64_t *user_cycles);
@@ -225,87 +270,6 @@ uintptr_t bm_user_run(const struct bm_bench *b, struct bm_user_job *j);
 /* Where benchmark code runs unprivileged: the reason for a fault of a write past the top of its
  * frames (into the kit's, above what bm_user_run let it write), or NULL. */
 const char *bm_band_fault(const struct bm_fault *f);
-/* Rolling-CV test used by the warm-up: 1 when stddev/mean of w[0..n) <= cv_ppm. */
-int bm_window_settled(const uint64_t *w, unsigned n, uint32_t cv_ppm);
-
-/* ---- recovery (bm_recover.c) and guards (bm_guard.c) ---- */
-
-/* The recovery point: the harness calls BM_RECOVERY_POINT() in the frame that must survive a
- * fault; it is 0 when set and 1 when a fault came back to it (bm_recover). */
-void **bm_recover_jmpbuf(void);
-#define BM_RECOVERY_POINT() __builtin_setjmp(bm_recover_jmpbuf())
-void bm_recover_arm(void);
-void bm_recover_disarm(void);
-void bm_recover_phase(const char *phase);
-const char *bm_recover_current_phase(void);
-const struct bm_fault *bm_recover_taken(void);
-/* Three pointers the harness needs after a fault came back (registers are gone by then); kept in
- * the recovery's guarded state, so they are checked before they are used. */
-void bm_recover_set(void *a, void *b, void *c);
-void *bm_recover_get(unsigned i);
-
-/* The kit's own state, between guard words, checked after every benchmark before anything else
- * reads it: the statistics state here, the scratch allocator's and the recovery's in their
- * modules, and on bare metal all of the kit's .bss (core/bm_guard.c). */
-#define BM_KIT_GUARD 0x6b69745f67756172ull /* "kit_guar" */
-int bm_scratch_state_intact(void);
-int bm_recover_state_intact(void);
-/* The statistics state between guard words of the core's word size: the timed samples check
- * both after every batch, and on a 32-bit core a 64-bit word took twice the instructions. */
-#define BM_KIT_GUARD_WORD ((uintptr_t)BM_KIT_GUARD)
-struct bm_kit_state {
-	uintptr_t head;
-	struct bm_stats stats;
-#if BM_EVENT_SLOTS
-	struct bm_stats ev[BM_EVENT_SLOTS]; /* each event slot's samples, net of its overhead */
-	uint64_t ev_oh[BM_EVENT_SLOTS];     /* what the read pair counts of each (subtracted) */
-	uint32_t ev_below[BM_EVENT_SLOTS];  /* samples under it (counted as 0) */
-	uint32_t ev_live;                   /* the batches read the slots (bm_events_live) */
-#endif
-	uintptr_t tail;
-	uintptr_t sealed;     /* bm_guard_stats_seal's hash of stats, from the last sample on */
-};
-void bm_guard_kit_init(struct bm_kit_state *k);
-int bm_guard_kit_intact(const struct bm_kit_state *k);
-/* The statistics state is final after the last sample; what runs after it (the benchmark's
- * verify and teardown) must not change it. Seal hashes it, sealed says whether it is unchanged:
- * a stray write between the guard words would otherwise be reported as the benchmark's figures. */
-void bm_guard_stats_seal(struct bm_kit_state *k);
-int bm_guard_stats_sealed(const struct bm_kit_state *k);
-void bm_guard_stack_paint(void);
-/* Word fill and scan for the stack's paint and the scratch's canaries, four words a pass (both
- * run around every benchmark). Inline: the scratch must not pull the stack guard (and the
- * runtime's stack facts) into a link, e.g. the Google Benchmark comparison's. */
-static inline void bm_guard_fill(volatile uintptr_t *p, const volatile uintptr_t *end, uintptr_t w)
-{
-	for (; p + 4 <= end; p += 4) {
-		p[0] = w;
-		p[1] = w;
-		p[2] = w;
-		p[3] = w;
-	}
-	for (; p < end; p++)
-		*p = w;
-}
-
-/* The first word in [p, end) that is not w, or end. */
-static inline const volatile uintptr_t *bm_guard_first_unlike(const volatile uintptr_t *p,
-                                                              const volatile uintptr_t *end, uintptr_t w)
-{
-	while (p + 4 <= end && ((p[0] ^ w) | (p[1] ^ w) | (p[2] ^ w) | (p[3] ^ w)) == 0)
-		p += 4;
-	while (p < end && *p == w)
-		p++;
-	return p;
-}
-/* The main stack's high-water mark over the whole run: bytes below the top that no longer hold
- * the start-up's paint; *size is the stack's size (0, and 0 returned, when the runtime does not
- * paint its stack, as a hosted one). */
-size_t bm_guard_stack_mark(size_t *size);
-/* The stack's high-water mark since the paint; *band_touched when the bottom band was used. */
-size_t bm_guard_stack_check(int *band_touched);
-/* Whether a fault's address or stack pointer says the stack ran past its bottom. */
-int bm_guard_stack_fault(const struct bm_fault *f);
 
 /* ---- the timed samples (bm_samples.c) ---- */
 
@@ -348,66 +312,55 @@ static inline __attribute__((always_inline)) uint64_t bm_account(const struct bm
 	return c;
 }
 
-/* The timed samples, a quarter at a time (bm_samples.c): -1 as soon as the kit state's guard words
- * are written over, 1 when the benchmark wrote over its chunk's readings, 2 when its setup_each
- * failed, else 0. */
+/* The timed samples, a quarter at a time: -1 as soon as the kit state's guard words are written
+ * over, 1 when the benchmark wrote over its chunk's readings, 2 when its setup_each failed, else
+ * 0. */
 int bm_take_samples(const struct bm_bench *b, uint32_t iters, uint32_t samples, const struct bm_overhead *oh,
                     struct bm_kit_state *kit, struct bm_samples_out *out);
-/* 0, or why the statistics disagree with what the sampling loop kept of the same samples (a
- * benchmark wrote into them during its samples). */
-const char *bm_samples_stats_wrong(const struct bm_kit_state *kit, uint32_t samples, const struct bm_overhead *oh,
-                                   const struct bm_samples_out *so);
 
-/* ---- what the run hands the report (bm_report.c) ---- */
+/* ---- the QEMU cache model's marks (bm_model.c) ---- */
 
-struct bm_run_info {
-	const struct bm_config *cfg;
-	const struct arch_info *ai;
-	struct bm_overhead oh;
-	struct bm_clock clk;
-	uint32_t tick_insns; /* under -icount, instructions per step of a counter slower than the
-	                      * core (SysTick, a timer): its resolution; 0 where that does not apply */
-	unsigned n;          /* benchmarks selected */
-	unsigned name_width; /* longest selected name (the table's first column) */
-};
+/* Marks for the QEMU cache model (tools/qemu-plugins/bmcache.c, docs/cache-model.md): stores to a
+ * kit-owned marker area whose address the plugin is told, because in QEMU 7.2 a plugin cannot
+ * read registers or memory. Built in only with -DBM_QEMU_MODEL=cache; otherwise empty. */
+#if BM_MODEL
+/* +0 opens a window, +1 closes it, +2 counts one sample in it, +3..+36 carry a benchmark's index
+ * bit by bit (the plugin sees which address was written, never the value). */
+#define BM_MODEL_AREA_BYTES 37u
+extern volatile uint8_t bm_model_area[BM_MODEL_AREA_BYTES];
+void bm_model_bench(const struct bm_bench *b);
 
-/* Outcomes so far, by status, for the end record and the closing line; where the run's cycles
- * went, so the kit's own share (everything that is neither a timed batch nor the benchmark's own
- * setup/verify/teardown) is measured on every run, not guessed. */
-struct bm_tally {
-	unsigned by_status[BM_ST_COUNT];
-	uint64_t run_cycles;  /* from bm_run's start (devices up) to the end record */
-	uint64_t body_cycles;
-	uint64_t user_cycles;
-	/* The parts fit in the run: not so when a benchmark wrote the cycle counter (the wrap
-	 * self-test does, in its setup), and then no share is printed rather than a made-up one. */
-	int shares_known;
-	size_t stack_used_bytes, stack_bytes; /* the main stack's high-water mark (0 0: not known) */
-};
-/* The cycle counter now (a serialised read; cold path). */
-uint64_t bm_cycles_now(void);
+/* (the barriers keep the kit's own loads and stores out of the window: the compiler may otherwise
+ * move one across a volatile store) */
+static inline void bm_model_open(void)
+{
+	__asm__ volatile("" : : : "memory");
+	bm_model_area[0] = 0;
+	__asm__ volatile("" : : : "memory");
+}
 
-/* The first console line, before the arch is brought up. */
-void bm_report_hello(const struct bm_config *cfg);
-void bm_report_begin(const struct bm_run_info *run);
-/* A benchmark starts (its start record, the beginning of its table row). */
-void bm_report_bench_begin(const struct bm_run_info *run, const struct bm_bench *b, unsigned index);
-/* A benchmark ended: the rest of its row and its result record. */
-void bm_report_bench_end(const struct bm_run_info *run, const struct bm_bench *b,
-                         const struct bm_bench_result *res, const struct bm_stats *st);
-void bm_report_end(const struct bm_run_info *run, const struct bm_tally *t, int status);
+/* Closes the window around `samples` timed samples (a chunk of them when the benchmark runs
+ * unprivileged). */
+static inline void bm_model_close(uint32_t samples)
+{
+	__asm__ volatile("" : : : "memory");
+	for (uint32_t i = 0; i < samples; i++)
+		bm_model_area[2] = 0;
+	bm_model_area[1] = 0;
+	__asm__ volatile("" : : : "memory");
+}
+#else
+static inline void bm_model_bench(const struct bm_bench *b)
+{
+	(void)b;
+}
+static inline void bm_model_open(void)
+{
+}
+static inline void bm_model_close(uint32_t samples)
+{
+	(void)samples;
+}
+#endif
 
-/* The records themselves (bm_records.c). A result record is left open for the board's keys
- * (bm_port_bench_end); the caller ends it. */
-/* The cycle counter's resolution in instructions under -icount (bm_run_info.tick_insns). */
-uint32_t bm_clock_tick_insns(const struct arch_info *ai);
-void bm_record_meta(const struct bm_run_info *run, int hist);
-void bm_record_start(const struct bm_run_info *run, const struct bm_bench *b, unsigned index);
-struct bm_record;
-void bm_record_result_open(struct bm_record *r, const struct bm_run_info *run, const struct bm_bench *b,
-                           const struct bm_bench_result *res);
-void bm_record_hist(const struct bm_run_info *run, const struct bm_bench *b, const struct bm_bench_result *res,
-                    const struct bm_stats *st);
-void bm_record_end(const struct bm_run_info *run, const struct bm_tally *t, int status);
-
-#endif /* BM_HARNESS_INTERNAL_H */
+#endif /* BM_RUN_H */

@@ -1,11 +1,12 @@
 /* The cycle counter outside the timed regions: the cost of a read pair (measured at boot and
  * subtracted from every batch), a read of it, and its frequency estimated against the board's
  * timer over windows opened and closed on the timer's tick edges (struct bm_clock,
- * bm/harness_internal.h). Each window is also checked against the estimate so far, so a counter
+ * run/run.h). Each window is also checked against the estimate so far, so a counter
  * that was written, stopped or missed wraps during a benchmark fails that benchmark. */
 #include "bm/build_info.h"
-#include "bm/harness_internal.h"
 #include "bm/wide.h"
+#include "bm_board.h"
+#include "run/run.h"
 
 /* Probes of the empty batch at boot, the first 16 only warming: the minimum is what is
  * subtracted, and a core reaches it within the first few (an interrupt only adds): more probes
