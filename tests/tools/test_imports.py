@@ -1,6 +1,6 @@
-"""ctest tools.imports: the modules of tools/bmlib import one way, with no cycle, counting the
-imports inside functions too (a lazy import only hides a cycle until that function runs). Read
-with `ast`, nothing of bmlib is imported here."""
+"""ctest tools.imports: the modules of tools/bmlib (its packages too) import one way, with no
+cycle, counting the imports inside functions too (a lazy import only hides a cycle until that
+function runs). Read with `ast`, nothing of bmlib is imported here."""
 import ast
 import os
 
@@ -8,38 +8,68 @@ from conftest import ROOT
 
 BMLIB = os.path.join(ROOT, "tools", "bmlib")
 
+def modules(folder):
+    """{dotted name: path} of every module under folder: `records.frame`; a package's own
+    __init__ is `records.__init__`, the top one `__init__`."""
+    out = {}
+    for top, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if os.path.exists(os.path.join(top, d, "__init__.py")))
+        rel = os.path.relpath(top, folder)
+        prefix = "" if rel == "." else rel.replace(os.sep, ".") + "."
+        for f in files:
+            if f.endswith(".py"):
+                out[prefix + f[:-3]] = os.path.join(top, f)
+    return out
 
-def import_graph(folder, package="bmlib"):
-    """{module: set of the package's modules it imports}, from every import statement anywhere
-    in each file (module level, functions, classes, try and if blocks). A name imported from the
-    package itself (`from . import FORMAT`) is an import of __init__."""
-    mods = {f[:-3] for f in os.listdir(folder) if f.endswith(".py")}
-    graph = {}
-    for m in sorted(mods):
-        with open(os.path.join(folder, m + ".py"), encoding="utf-8") as f:
-            tree = ast.parse(f.read(), filename=m + ".py")
-        deps = set()
+
+def imports(folder, package="bmlib"):
+    """{module: {module it imports: line of the first such import}}, from every import statement
+    anywhere in each file (module level, functions, classes, try and if blocks). A name imported
+    from a package (`from . import FORMAT`, `from ..records import frame`) is an import of that
+    module when there is one, else of the package's __init__."""
+    mods = modules(folder)
+
+    def resolve(parts, name=None):
+        if name is not None and ".".join(parts + [name]) in mods:
+            return ".".join(parts + [name])
+        if ".".join(parts) in mods:
+            return ".".join(parts)
+        return ".".join(parts + ["__init__"]) if parts else "__init__"
+
+    out = {}
+    for m, path in sorted(mods.items()):
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), filename=path)
+        here = m.split(".")[:-1]    # the package the module is in
+        deps = {}
         for node in ast.walk(tree):
+            found = []
             if isinstance(node, ast.Import):
                 for a in node.names:
                     parts = a.name.split(".")
                     if parts[0] == package:
-                        deps.add(parts[1] if len(parts) > 1 and parts[1] in mods else "__init__")
+                        found.append(resolve(parts[1:]))
             elif isinstance(node, ast.ImportFrom):
-                parts = (node.module or "").split(".") if node.module else []
+                parts = node.module.split(".") if node.module else []
                 if node.level == 0:
                     if not parts or parts[0] != package:
                         continue
-                    parts = parts[1:]
-                elif node.level > 1:
+                    base = parts[1:]
+                elif node.level - 1 > len(here):
                     continue   # (above the package: not one of its modules)
-                if parts:
-                    deps.add(parts[0] if parts[0] in mods else "__init__")
                 else:
-                    deps.update(a.name if a.name in mods else "__init__" for a in node.names)
-        deps.discard(m)   # (a module naming itself is not a cycle of modules)
-        graph[m] = deps
-    return graph
+                    base = here[:len(here) - (node.level - 1)] + parts
+                found += [resolve(base, a.name) for a in node.names]
+            for d in found:
+                if d != m:   # (a module naming itself is not a cycle of modules)
+                    deps.setdefault(d, node.lineno)
+        out[m] = deps
+    return out
+
+
+def import_graph(folder, package="bmlib"):
+    """{module: set of the package's modules it imports}."""
+    return {m: set(d) for m, d in imports(folder, package).items()}
 
 
 def cycles(graph):
@@ -97,7 +127,7 @@ def cycles(graph):
 
 def test_bmlib_has_no_import_cycle():
     graph = import_graph(BMLIB)
-    assert len(graph) > 10 and "log" in graph, sorted(graph)   # (the package was found and read)
+    assert len(graph) > 10 and "records.log" in graph, sorted(graph)   # (the packages were found and read)
     found = cycles(graph)
     assert not found, "import cycles in tools/bmlib (imports inside functions count): " + \
         "; ".join(f"{' -> '.join(c)} (modules on its cycles: {', '.join(g)})" for c, g in found)
