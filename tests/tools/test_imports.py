@@ -1,12 +1,28 @@
-"""ctest tools.imports: the modules of tools/bmlib (its packages too) import one way, with no
-cycle, counting the imports inside functions too (a lazy import only hides a cycle until that
-function runs). Read with `ast`, nothing of bmlib is imported here."""
+"""ctest tools.imports: the modules of tools/bmlib import one way, with no cycle, and its packages
+only downwards (LAYERS below), counting the imports inside functions too (a lazy import only hides
+a cycle until that function runs). Read with `ast`, nothing of bmlib is imported here."""
 import ast
 import os
 
 from conftest import ROOT
 
 BMLIB = os.path.join(ROOT, "tools", "bmlib")
+
+# The top-level modules every package may import: the one error and what the firmware shares.
+BASE = {"__init__", "errors", "shared", "layout"}
+# Which layers each layer may import (besides itself). A layer is a package of bmlib, "base" (the
+# modules above), or "cli" (the command line, which picks a command by name). A new package or
+# a new top-level module has to be placed here before this test passes.
+LAYERS = {
+    "base": set(),
+    "records": {"base"},
+    "analysis": {"base", "records"},
+    "lava": {"base", "records"},
+    "history": {"base", "records", "analysis"},
+    "commands": {"base", "records", "analysis", "history", "lava"},
+    "cli": {"base", "records", "commands"},
+}
+
 
 def modules(folder):
     """{dotted name: path} of every module under folder: `records.frame`; a package's own
@@ -72,6 +88,34 @@ def import_graph(folder, package="bmlib"):
     return {m: set(d) for m, d in imports(folder, package).items()}
 
 
+def layer(module):
+    """The layer of a module: its package, else base or cli; None for a top-level module that
+    LAYERS does not place."""
+    if "." in module:
+        return module.split(".")[0]
+    if module in BASE:
+        return "base"
+    return "cli" if module == "cli" else None
+
+
+def wrong_way(found, layers=LAYERS):
+    """[message] for every import that LAYERS does not allow, naming the file, the line and the
+    import, and every module in no layer."""
+    out = []
+    for m, deps in sorted(found.items()):
+        lm = layer(m)
+        if lm not in layers:
+            out.append(f"{m.replace('.', '/')}.py is in no layer of the table: move it into a package, or "
+                       f"give its layer in LAYERS (tests/tools/test_imports.py)")
+            continue
+        for d, line in sorted(deps.items()):
+            ld = layer(d)
+            if ld != lm and ld not in layers[lm]:
+                out.append(f"{m.replace('.', '/')}.py:{line} imports {d} ({ld}): {lm} may import only "
+                           f"{', '.join(sorted(layers[lm])) or 'nothing of bmlib'}")
+    return out
+
+
 def cycles(graph):
     """[(a cycle, the modules of its group)] for every strongly connected group of modules
     (Tarjan): a cycle is a list of modules, the first repeated at the end, and the group every
@@ -133,6 +177,14 @@ def test_bmlib_has_no_import_cycle():
         "; ".join(f"{' -> '.join(c)} (modules on its cycles: {', '.join(g)})" for c, g in found)
 
 
+def test_bmlib_packages_import_downwards():
+    found = imports(BMLIB)
+    assert {layer(m) for m in found} >= {"records", "analysis", "history", "lava", "commands"}, sorted(found)
+    assert not cycles({k: set(v) for k, v in LAYERS.items()})   # (the table itself is one way)
+    bad = wrong_way(found)
+    assert not bad, "imports against the layers of tools/bmlib:\n  " + "\n  ".join(bad)
+
+
 def test_a_lazy_import_cycle_is_found(tmp_path):
     """The check itself: a cycle closed by an import inside a function, through `from . import`
     and `from .x import y`, is found and named; a package without one passes."""
@@ -148,3 +200,28 @@ def test_a_lazy_import_cycle_is_found(tmp_path):
     assert cycles(graph) == [(["a", "b", "c", "a"], ["a", "b", "c"])]
     (pkg / "b.py").write_text("import os\n")
     assert cycles(import_graph(str(pkg))) == []
+
+
+def test_an_import_against_the_layers_is_named(tmp_path):
+    """The check itself, on packages: `..` and `.` imports resolve to the module (or a package's
+    __init__) they name; an import upwards, lazy or not, is named with its file and line; one
+    downwards, and a module in no layer, as they are."""
+    pkg = tmp_path / "bmlib"
+    for d in ("records", "analysis"):
+        (pkg / d).mkdir(parents=True)
+        (pkg / d / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "errors.py").write_text("")
+    (pkg / "records" / "frame.py").write_text("from ..errors import E\n")
+    (pkg / "records" / "log.py").write_text("from . import frame\n\n\ndef f():\n    from ..analysis.stats import m\n")
+    (pkg / "analysis" / "stats.py").write_text("from ..records import frame, log\nfrom .. import errors\n"
+                                               "import bmlib.records\n")
+    found = imports(str(pkg))
+    assert found["records.log"] == {"records.frame": 1, "analysis.stats": 5}
+    assert found["analysis.stats"] == {"records.frame": 1, "records.log": 1, "errors": 2, "records.__init__": 3}
+    assert wrong_way(found) == ["records/log.py:5 imports analysis.stats (analysis): records may import only base"]
+    (pkg / "records" / "log.py").write_text("from . import frame\n")
+    (pkg / "tool.py").write_text("")
+    assert wrong_way(imports(str(pkg))) == [
+        "tool.py is in no layer of the table: move it into a package, or give its layer in LAYERS "
+        "(tests/tools/test_imports.py)"]
