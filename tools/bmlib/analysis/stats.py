@@ -29,18 +29,31 @@ def rank_test(a, b):
     if min(len(a), len(b)) < 2:
         return 1.0, u       # (one value on a side: no arrangement is more extreme than another)
     if math.comb(len(a) + len(b), len(a)) <= 20000:
-        def ranksum(x, y, axis=-1):
-            r = st.rankdata(np.concatenate([x, y], axis=axis), axis=axis)
-            return r[..., x.shape[axis]:].sum(axis=-1)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            res = st.permutation_test((a, b), ranksum, permutation_type="independent", vectorized=True,
-                                      n_resamples=np.inf, alternative="two-sided")
-        return min(1.0, float(res.pvalue)), u
+        return _exact_p(a, b), u
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         r = st.mannwhitneyu(b, a, alternative="two-sided")
     return float(r.pvalue), u
+
+
+def _exact_p(a, b):
+    """The two-sided p-value of B's rank sum over every way to deal the pooled values (ties as
+    they are: midranks) into sides of A's and B's sizes, each way equally likely: twice the
+    smaller share of ways whose B rank sum is at or below, or at or above, B's own. The ways are
+    counted by rank sum (doubled midranks are whole numbers), not dealt one by one: what scipy's
+    permutation_test gives by enumerating them, in a millisecond instead of seconds."""
+    from scipy import stats as st
+    r2 = np.rint(2 * st.rankdata(np.concatenate([a, b]))).astype(np.int64)
+    total, k = int(r2.sum()), min(len(a), len(b))
+    ways = np.zeros((k + 1, total + 1), dtype=np.int64)   # ways[j, s]: j values whose ranks sum to s
+    ways[0, 0] = 1
+    for r in r2:
+        ways[1:, r:] = ways[1:, r:] + ways[:-1, :total + 1 - r]
+    dist = ways[k]
+    s = int(r2[len(a):].sum()) if k == len(b) else total - int(r2[len(a):].sum())
+    # (counted on the smaller side: B's sum is at or below its own where A's is at or above A's)
+    low, high = int(dist[:s + 1].sum()), int(dist[s:].sum())
+    return min(1.0, 2 * min(low, high) / int(dist.sum()))
 
 
 def min_p(na, nb):
