@@ -21,8 +21,10 @@ def rank_test(a, b):
     """Two-sided Mann-Whitney U of B against A: (p, U of B). Exact (every arrangement of the
     pooled values, ties as they are) when there are at most 20,000 arrangements: few runs per
     side tie often (a run's figure is a bin's representative), and the normal approximation
-    scipy uses with ties then gives p-values no arrangement can."""
+    scipy uses with ties then gives p-values no arrangement can. The one rank test of bm compare,
+    bm history and bm bisect: a and b are figures (decimals, floats), any sequence."""
     from scipy import stats as st
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if np.all(a == a[0]) and np.all(b == a[0]):
         return 1.0, len(a) * len(b) / 2
     u = float(st.mannwhitneyu(b, a, alternative="two-sided").statistic)
