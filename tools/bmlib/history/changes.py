@@ -209,7 +209,7 @@ def _noisy(s, fig, m):
         b = [v for vs in vals[k:k + m.window] for v in vs]
         if len(a) < need or len(b) < need:
             return None
-        ma, mb = _median(a), _median(b)
+        ma, mb = stats.median(a), stats.median(b)
         if ma == mb or (ma and abs(mb - ma) / ma < m.min_change):
             return None
         p = stats.rank_test(a, b)[0]
@@ -229,12 +229,6 @@ def _noisy(s, fig, m):
                                  f"revisions' runs"))
         start, k = at, at + 1
     return found
-
-
-def _median(v):
-    v = sorted(v)
-    n = len(v)
-    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
 def all_changes(series, figures, method):
