@@ -12,13 +12,13 @@ import argparse
 import os
 import shutil
 import signal
-import subprocess
 import sys
 from dataclasses import dataclass, field
 
 from ..analysis import stats
 from ..errors import UsageError
 from ..history.changes import FIGURE_CHOICES
+from ..history.git import work_tree
 from ..records import log as logmod
 from ..records import stream
 from .options import alpha, count, seconds
@@ -64,30 +64,6 @@ def _split(args):
 
 def say(msg):
     print(f"bm bisect: {msg}", file=sys.stderr, flush=True)
-
-
-class Git:
-    def __init__(self, top):
-        self.top = top
-
-    def __call__(self, *args, check=True):
-        p = subprocess.run(["git", "-C", self.top] + list(args), capture_output=True, text=True,
-                           env=dict(os.environ, LC_ALL="C", LANG="C"))
-        if check and p.returncode != 0:
-            raise UsageError(f"git {' '.join(args)}: {(p.stderr or p.stdout).strip().splitlines()[-1:]}")
-        return p
-
-    def out(self, *args):
-        return self(*args).stdout.strip()
-
-    def commit(self, rev):
-        p = self("rev-parse", "--verify", "--quiet", rev + "^{commit}", check=False)
-        if p.returncode != 0:
-            raise UsageError(f"{rev} is not a commit of {self.top}")
-        return p.stdout.strip()
-
-    def describe(self, sha):
-        return self.out("show", "-s", "--format=%h %s", sha)
 
 
 @dataclass
@@ -187,10 +163,9 @@ def main(args):
                          "bm bisect GOOD BAD --bench crc32 -- cmake --build b --target run")
     if shutil.which(cmd[0]) is None:
         raise UsageError(f"COMMAND {cmd[0]}: not found (give the command that builds and runs the image)")
-    top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True)
-    if top.returncode != 0:
+    git = work_tree(os.getcwd())
+    if git is None:
         raise UsageError("not in a git work tree: run bm bisect in your project's repository")
-    git = Git(top.stdout.strip())
     if os.path.exists(git.out("rev-parse", "--git-path", "BISECT_START")) or \
             os.path.exists(os.path.join(git.top, git.out("rev-parse", "--git-path", "BISECT_START"))):
         raise UsageError("a git bisect is under way in this repository: end it (git bisect reset) first")

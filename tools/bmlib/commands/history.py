@@ -15,8 +15,8 @@ import sys
 from ..analysis.gate import parse_gate
 from ..errors import UsageError
 from ..history.changes import FIGURE_CHOICES, NOISY_FIGURES, Method, all_changes, build_series, gate, rows
-from ..history.store import (DEFAULT_DB, FIGURES, Revision, Store, file_time, git_repo, git_revision,
-                             iso_time, label_revision, short)
+from ..history.git import work_tree
+from ..history.store import DEFAULT_DB, FIGURES, Revision, Store, file_time, iso_time, label_revision, short
 from ..records import log as logmod
 from . import report
 from .options import alpha as alpha_type
@@ -123,26 +123,22 @@ class _Revisions:
 
     def __init__(self, args):
         self.given = args.revision
-        self.repo = None
-        if args.git:
-            self.repo = git_repo(args.git)
-            if not self.repo:
-                raise UsageError(f"--git {args.git}: not a git work tree")
-        else:
-            self.repo = git_repo(os.getcwd())
+        self.git = work_tree(args.git or os.getcwd(), timeout=60)
+        if args.git and not self.git:
+            raise UsageError(f"--git {args.git}: not a git work tree")
         self.cache = {}
         self.told = False
 
     def resolve(self, name, strict):
         if name in self.cache:
             return self.cache[name]
-        rev = git_revision(self.repo, name) if self.repo else None
+        rev = self.git.revision(name) if self.git else None
         if rev is None:
-            if self.repo and strict:
-                raise UsageError(f"--revision {name}: not a commit of the git work tree {self.repo} (give the "
+            if self.git and strict:
+                raise UsageError(f"--revision {name}: not a commit of the git work tree {self.git.top} (give the "
                                  "project's work tree with --git DIR)")
             if not self.told:
-                say(f"note: {name} is not a commit of {'the work tree ' + self.repo if self.repo else 'any work tree here'}"
+                say(f"note: {name} is not a commit of {'the work tree ' + self.git.top if self.git else 'any work tree here'}"
                     f": revisions are ordered by the time of their runs (--git DIR names the project's)")
                 self.told = True
             rev = Revision(name)
@@ -281,9 +277,9 @@ def _runs_of_revision(store, what, board=None):
     """The runs of a revision named as stored (or by a commit id's prefix), or by a name the
     git work tree here knows (HEAD, a branch, a tag)."""
     runs = store.runs(board=board, revision=what)
-    repo = git_repo(os.getcwd())
-    if not runs and repo:
-        rev = git_revision(repo, what)
+    git = work_tree(os.getcwd(), timeout=60)
+    if not runs and git:
+        rev = git.revision(what)
         runs = store.runs(board=board, revision=rev.name) if rev else []
     return runs
 
@@ -411,8 +407,8 @@ def cmd_changes(args):
         return 0
     baseline = args.baseline
     if baseline and not store.runs(revision=baseline):
-        repo = git_repo(os.getcwd())
-        rev = git_revision(repo, baseline) if repo else None
+        git = work_tree(os.getcwd(), timeout=60)
+        rev = git.revision(baseline) if git else None
         baseline = rev.name if rev else baseline   # (a tag or branch: its commit)
     fails, notes = gate(store, series, gates, changes, method, baseline=baseline)
     for s, msg in notes:

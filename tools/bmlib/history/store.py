@@ -7,7 +7,6 @@ import json
 import os
 import re
 import sqlite3
-import subprocess
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -120,34 +119,6 @@ def boot_id(boot):
     for r in boot.records:
         h.update(r.text + b"\n")
     return h.hexdigest()
-
-
-# ---- git: the revision's commit, its place in history ----
-
-def _git(repo, *args):
-    try:
-        p = subprocess.run(["git", "-C", repo] + list(args), capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        raise UsageError(f"git {' '.join(args)}: {e}")
-    return p.stdout.strip() if p.returncode == 0 else None
-
-
-def git_repo(path):
-    """The top of the git work tree holding path, or None."""
-    return _git(path, "rev-parse", "--show-toplevel") if os.path.isdir(path) else None
-
-
-def git_revision(repo, rev):
-    """Revision(full commit id, ancestors, committer time, subject) of rev in repo, or None when
-    repo does not know it. A shallow clone gives no order: its counts are not the history's."""
-    sha = _git(repo, "rev-parse", "--verify", "--quiet", rev + "^{commit}")
-    if not sha:
-        return None
-    shallow = _git(repo, "rev-parse", "--is-shallow-repository") == "true"
-    order = None if shallow else int(_git(repo, "rev-list", "--count", sha))
-    info = _git(repo, "show", "-s", "--format=%cI%x00%s", sha) or "\0"
-    when, _, subject = info.partition("\0")
-    return Revision(sha, order, when or None, subject or None)
 
 
 # ---- the database ----
