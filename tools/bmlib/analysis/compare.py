@@ -12,6 +12,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..records import derive
+from ..records.figures import deterministic
 from . import dist, stats
 
 METRICS = ("min", "p50", "p90", "p99", "p999", "max", "mean")
@@ -204,8 +205,8 @@ def compare_bench(name, a, b, metrics, alpha, seed=0, events=None):
                                          f"{'/'.join(sorted(sa - {'ok'}))} in the rest)", r.note]))
         return r
     out.unit = a[0].result.get("unit")
-    icount = all(x.meta.get("built_for") == "qemu-icount" for x in a + b)
-    if icount and _identical(a) and _identical(b):
+    exact = all(deterministic(x.meta.get("built_for")) for x in a + b)
+    if exact and _identical(a) and _identical(b):
         out = _exact(out, a[0], b[0], metrics)
     elif len(a) == 1 and len(b) == 1:
         if a[0].hist is not None and b[0].hist is not None:

@@ -21,6 +21,7 @@ from ..history.changes import FIGURE_CHOICES
 from ..history.git import work_tree
 from ..records import log as logmod
 from ..records import stream
+from ..records.figures import deterministic
 from .options import alpha, count, seconds
 
 
@@ -123,7 +124,7 @@ class Bisect:
             if b is None:
                 continue
             got = True
-            exact = bt.meta.get("built_for") == "qemu-icount"
+            exact = deterministic(bt.meta.get("built_for"))
             m.exact = exact if m.exact is None else (m.exact and exact)
             if b.status == "ok":
                 m.values.append(b.result.get(self.args.figure))

@@ -18,6 +18,7 @@ from ..history.changes import FIGURE_CHOICES, NOISY_FIGURES, Method, all_changes
 from ..history.git import work_tree
 from ..history.store import DEFAULT_DB, FIGURES, Revision, Store, file_time, iso_time, label_revision, short
 from ..records import log as logmod
+from ..records.figures import deterministic
 from . import report
 from .options import alpha as alpha_type
 from .options import bench_pattern, count
@@ -200,7 +201,7 @@ def _add_log(store, path, revs, when):
                 if other:
                     raise UsageError(f"{where} is stored already at revision {short(other[0])}: a hosted run never "
                                      "repeats its timings, so it is one boot given twice")
-            if bt.meta.get("built_for") == "qemu-icount":
+            if deterministic(bt.meta.get("built_for")):
                 _same_figures(store, bt, rev, where)
             src = path if len(lg.boots) == 1 else f"{path}#{bt.index}"
             run_id, new = store.add_boot(bt, rev, run_time, src)
@@ -225,7 +226,7 @@ def _same_figures(store, bt, rev, where):
     with other figures is another build (a stale image, or two configurations sharing a label)."""
     meta = bt.meta.data
     _, config = label_revision(meta.get("label"))
-    key = (meta.get("board"), config, "qemu-icount", meta.get("cycle_unit"))
+    key = (meta.get("board"), config, meta.get("built_for"), meta.get("cycle_unit"))
     others = [r for r in store.runs(board=meta.get("board")) if r.revision == rev.name and r.series == key]
     if not others:
         return

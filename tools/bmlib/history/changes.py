@@ -9,6 +9,7 @@ from decimal import Decimal
 from ..analysis import stats
 from ..analysis.compare import METRICS, compare_bench
 from ..analysis.gate import gate_failures
+from ..records.figures import deterministic
 from .store import revision_matches, short
 
 EXACT_FIGURES = ("min", "p50", "p90", "p99", "p999", "max", "mean")
@@ -54,12 +55,12 @@ class Series:
 
     @property
     def deterministic(self):
-        return self.built_for == "qemu-icount"
+        return deterministic(self.built_for)
 
     @property
     def name(self):
         return self.board + (f" [{self.config}]" if self.config else "") + \
-            (f" ({self.built_for})" if self.built_for not in ("qemu-icount",) else "")
+            (f" ({self.built_for})" if not self.deterministic else "")
 
     def index_of(self, revision):
         return next((i for i, p in enumerate(self.points) if revision_matches(p.revision, revision)), None)

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from .. import FORMAT, shared
 from . import derive, events, rules
+from .figures import deterministic
 
 
 @dataclass
@@ -289,7 +290,7 @@ class _Check:
         runs on the same input cost the same, and only of one: there a result with a cold figure
         carries it. One run a sample (iters 1): the firmware compares the cold run with every
         sample, within a tick, so a cold figure outside min - 1 .. max + 1 is flagged."""
-        det = self.meta.get("built_for") == "qemu-icount"
+        det = deterministic(self.meta.get("built_for"))
         dep, cold = r.get("state_dependent"), r.get("cold")
         if not det and dep is not None:
             self.bench_say(b, r, f"result: state_dependent on a {rules.show(self.meta.get('built_for'))} build "
@@ -333,7 +334,7 @@ class _Check:
         cycles equal its mean instructions (insns). An image built for icount but booted without
         it (a hand-made QEMU line) counts host time instead: its figures are not exact, and
         compare must not judge them as if they were."""
-        if self.meta.get("built_for") != "qemu-icount":
+        if not deterministic(self.meta.get("built_for")):
             return
         # The same from the clock where there is no instructions counter (x86): under -icount
         # shift=0 one instruction is one nanosecond, so a counter of cycles or TSC ticks runs at

@@ -9,6 +9,7 @@ from .. import FORMAT
 from ..errors import UsageError
 from . import frame, joblog, rules
 from .boot import Boot, Problem, check, plural, span
+from .figures import deterministic
 
 
 @dataclass
@@ -346,7 +347,7 @@ def load_runs(paths, warn):
         if r.meta.get("built_for") == "hosted":
             raise UsageError(f"{r.label} repeats {first.label} record for record: a hosted run never repeats its "
                              "timings, so this is one boot given twice (a log copied into itself?)")
-        if r.meta.get("built_for") != "qemu-icount":
+        if not deterministic(r.meta.get("built_for")):
             warn(f"{r.label} repeats {first.label} record for record: a deterministic core can, but if it is "
                  "one boot given twice, the tests across runs count it twice")
     return runs

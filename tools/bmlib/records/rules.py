@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from .. import layout
 from . import derive, events, model
+from .figures import BUILT_FOR, deterministic
 from .frame import DEC_MAX, U64_MAX, NonFinite, printable
 # (the firmware's values, tools/gen-shared; STATUSES and WARMUP_WINDOW are also taken from here)
 from ..shared import PHASES, STATUSES, WARMUP_MAX, WARMUP_MIN, WARMUP_STEP, WARMUP_WINDOW  # noqa: F401
@@ -19,7 +20,6 @@ U32_MAX = derive.U32_MAX     # the firmware's 32-bit counters (bm/harness_intern
 SATURABLE_N = U32_MAX + 2
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")   # BM_BENCHMARK's name is a C identifier (bm-link)
 
-BUILT_FOR = ("qemu-icount", "qemu", "hardware", "hosted")
 QUANTILES = ("min", "p50", "p90", "p99", "p999", "max")
 # What "only ok carries figures" forbids on any other status.
 FIGURES = QUANTILES + ("mean", "stddev", "cv_ppm", "ci95", "bound_ppm", "tukey", "insns",
@@ -211,7 +211,7 @@ def check_meta(d: dict) -> list:
         f.int(k)
     f.int("samples", lo=1)
     tick = f.int("tick_insns", lo=1, required=False)
-    if tick is not None and (d.get("built_for") != "qemu-icount" or d.get("cycle_unit") == "cycles"):
+    if tick is not None and (not deterministic(d.get("built_for")) or d.get("cycle_unit") == "cycles"):
         f.bad("tick_insns", f"= {tick}: a counter's resolution in instructions is stated only by a qemu-icount "
                             f"build whose counter is not the core clock (cycle_unit {show(d.get('cycle_unit'))})")
     f.bool("hist")
