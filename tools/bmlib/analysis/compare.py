@@ -12,11 +12,9 @@ from fractions import Fraction
 import numpy as np
 
 from ..records import derive
-from ..records.figures import deterministic
+from ..records.figures import EVENT_FIGURES, LEVELS, RANKS, SUMMARY, deterministic
 from . import dist, stats
 
-METRICS = ("min", "p50", "p90", "p99", "p999", "max", "mean")
-QUANT = {"min": 0.0, "p50": 0.5, "p90": 0.9, "p99": 0.99, "p999": 0.999, "max": 1.0}
 # Keys of the meta record that must agree for two runs to be comparable at all.
 COMPARABLE = ("board", "built_for", "isa", "cycle_unit", "cycle_counter", "samples")
 # Keys that say which build a run is: a side mixing them is probably a mistake.
@@ -122,7 +120,7 @@ def _nearest_rank(n, metric):
         return 1
     if metric == "max":
         return n
-    return derive.nearest_rank(n, *derive.RANKS[metric])
+    return derive.nearest_rank(n, *RANKS[metric])
 
 
 def _order_range(hist, r):
@@ -139,7 +137,7 @@ def _quantile_range(bench, metric):
     res = bench.result.data
     if bench.hist is not None:
         return _order_range(derive.Hist(bench.hist.data), _nearest_rank(res["n"], metric))
-    return _bound_range(res[metric], (res.get("bound_ppm") or {}).get(metric, 0) if metric in derive.RANKS else 0)
+    return _bound_range(res[metric], (res.get("bound_ppm") or {}).get(metric, 0) if metric in RANKS else 0)
 
 
 def _bound_range(figure, b):
@@ -172,7 +170,7 @@ def _exact_mean(bench):
 
 
 def _identical(benches):
-    keys = METRICS + ("n", "iters")
+    keys = SUMMARY + ("n", "iters")
     first = benches[0].result.data
     return all(all(b.result.get(k) == first.get(k) for k in keys) for b in benches[1:])
 
@@ -247,7 +245,7 @@ def _events(out, a, b, alpha, seed, names):
     for ev in have:
         if names is not None and ev not in names:
             continue
-        for k in ("mean", "p50"):
+        for k in EVENT_FIGURES:
             m = f"{ev}.{k}"
             (fa, sa, ba), (fb, sb, bb) = _event_figures(a, ev, k), _event_figures(b, ev, k)
             if fa is None or fb is None:
@@ -338,10 +336,10 @@ def _samples(out, a, b, metrics, alpha, seed):
         elif m in ("min", "max"):
             test, why = "none", f"the {m} of one run per side has no interval (compare several runs)"
         else:
-            ka, kb = stats.order_ranks(na, QUANT[m], t), stats.order_ranks(nb, QUANT[m], t)
+            ka, kb = stats.order_ranks(na, LEVELS[m], t), stats.order_ranks(nb, LEVELS[m], t)
             if ka is None or kb is None:
                 test = "none"
-                why = f"{m} needs {stats.samples_needed(QUANT[m], t)} samples on each side for an interval"
+                why = f"{m} needs {stats.samples_needed(LEVELS[m], t)} samples on each side for an interval"
             else:
                 test = "order-statistic interval"
                 lo = _order_range(hb, kb[0])[0] - _order_range(ha, ka[1])[1]

@@ -4,7 +4,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .compare import METRICS
+from ..records.figures import SUMMARY
 
 
 @dataclass
@@ -24,7 +24,7 @@ def parse_gate(text):
     m = _GATE.match(text.strip())
     if not m:
         raise ValueError(f"bad --gate {text!r}: use METRIC:+LIMIT% or METRIC:+LIMIT, METRIC one of "
-                         f"{', '.join(METRICS)} (e.g. p99:+5%)")
+                         f"{', '.join(SUMMARY)} (e.g. p99:+5%)")
     metric = "p50" if m.group(1) == "median" else m.group(1)
     return Gate(metric, Decimal(m.group(2)), m.group(3) == "%", text.strip())
 

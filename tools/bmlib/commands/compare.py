@@ -11,10 +11,11 @@ import sys
 from decimal import Decimal
 
 from ..analysis import dist, stats
-from ..analysis.compare import METRICS, comparability, compare_bench, kit_versions, mixed_builds
+from ..analysis.compare import comparability, compare_bench, kit_versions, mixed_builds
 from ..analysis.gate import gate_failures, parse_gate
 from ..errors import UsageError
 from ..records import events
+from ..records.figures import SUMMARY
 from ..records.frame import printable
 from ..records.log import load_runs
 from .options import alpha, bench_pattern
@@ -31,7 +32,7 @@ def add_arguments(p):
                    help="side A: log or records files; every complete boot in a file is one run")
     p.add_argument("-b", nargs="+", default=[], metavar="RUN", help="side B, as -a")
     p.add_argument("--metric", default="p50,mean,p99",
-                   help=f"figures to compare, comma-separated, of {','.join(METRICS)} (default p50,mean,p99)")
+                   help=f"figures to compare, comma-separated, of {','.join(SUMMARY)} (default p50,mean,p99)")
     p.add_argument("--events", metavar="NAME,...", type=_event_names,
                    help="event counts to compare, comma-separated (default: every one both sides count; none: no "
                         "event)")
@@ -172,9 +173,9 @@ def main(args):
         print(f"bm compare: warning: {printable(msg)}", file=sys.stderr)
     metrics = [m.strip() for m in args.metric.split(",") if m.strip()]
     metrics = list(dict.fromkeys("p50" if m == "median" else m for m in metrics))   # each once
-    bad = [m for m in metrics if m not in METRICS]
+    bad = [m for m in metrics if m not in SUMMARY]
     if bad or not metrics:
-        raise UsageError(f"unknown --metric {','.join(bad) or '(none)'}: use {','.join(METRICS)}")
+        raise UsageError(f"unknown --metric {','.join(bad) or '(none)'}: use {','.join(SUMMARY)}")
     try:
         gates = [parse_gate(g) for g in args.gate]
     except ValueError as e:

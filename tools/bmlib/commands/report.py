@@ -8,12 +8,13 @@ from ..analysis import stats
 from ..analysis.compare import comparability
 from ..errors import UsageError
 from ..records import events
+from ..records.figures import SUMMARY
 from ..records.frame import printable
 from ..records.log import load_runs
 from .options import bench_pattern
 from .output import FORMATS, num, pct, render
 
-FIGS = ("min", "p50", "p90", "p99", "p999", "max", "mean", "stddev")
+FIGS = SUMMARY + ("stddev",)
 
 
 def add_arguments(p):

@@ -33,11 +33,11 @@ from ..errors import UsageError
 from ..records import log as logmod
 from ..records import model, rules, stream
 from ..records.board import load_board
+from ..records.figures import SUMMARY
 from .options import count, seconds
 
 BROKEN, TIMEOUT = 125, 124
 SHOW = ("auto", "table", "all")
-ZERO_KEYS = ("min", "p50", "p90", "p99", "p999", "max", "mean")
 
 
 def console_text(text):
@@ -156,7 +156,7 @@ def judge(lg, args, status, text):
         if b is None or b.result is None:
             errs.append(f"benchmark {name} missing")
             continue
-        for k in ZERO_KEYS if args.exact else ("min",):
+        for k in SUMMARY if args.exact else ("min",):
             if b.result.get(k) != 0:
                 errs.append(f"{name}: {k} = {rules.show(b.result.get(k))}, expected 0 after overhead subtraction")
     if args.exact:

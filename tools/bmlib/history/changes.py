@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from ..analysis import stats
-from ..analysis.compare import METRICS, compare_bench
+from ..analysis.compare import compare_bench
 from ..analysis.gate import gate_failures
-from ..records.figures import deterministic
+from ..records.figures import SUMMARY, deterministic
 from .store import revision_matches, short
 
-EXACT_FIGURES = ("min", "p50", "p90", "p99", "p999", "max", "mean")
+EXACT_FIGURES = SUMMARY
 NOISY_FIGURES = ("p50",)
 FIGURE_CHOICES = EXACT_FIGURES + ("insns",)
 
@@ -291,7 +291,7 @@ def gate(store, series, gates, changes, method, baseline=None, alpha=0.05):
     revisions since the series' last change point before the newest (at most `window` of them).
     The test is bm compare's (exact for deterministic runs; a rank test across runs otherwise).
     Also [(series, bench, note)] for the series that could not be gated, as the second item."""
-    metrics = sorted({g.metric for g in gates}, key=METRICS.index)
+    metrics = sorted({g.metric for g in gates}, key=SUMMARY.index)
     fails, notes = [], []
     by_series = {}
     for c in changes:

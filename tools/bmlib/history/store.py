@@ -12,10 +12,11 @@ from decimal import Decimal
 
 from ..errors import UsageError
 from ..records import log as logmod
+from ..records.figures import SUMMARY
 
 SCHEMA = 1
 DEFAULT_DB = "bm-history.db"
-FIGURES = ("min", "p50", "p90", "p99", "p999", "max", "mean", "stddev", "insns")
+FIGURES = SUMMARY + ("stddev", "insns")   # (the columns of bm_results, in this order)
 # Build identity: what says which build a run is (docs/records.md, meta record).
 BUILD = ("kit_version", "kit_vcs", "label", "cflags", "compiler", "opt", "libc")
 # The user's revision inside a label: the whole label, or its last word after one of these

@@ -7,13 +7,11 @@ import math
 from decimal import Decimal
 
 from .. import layout, shared
+from .figures import QUANTILES, RANKS
 
 U64_MAX = layout.U64_MAX
 U32_MAX = 2**32 - 1
 U128_MAX = 2**128 - 1
-
-# The quantiles a result record shows, as (num, den) of a nearest rank, as the report asks for them
-RANKS = {"p50": (1, 2), "p90": (9, 10), "p99": (99, 100), "p999": (999, 1000)}
 
 
 def _round(x, d):
@@ -300,11 +298,11 @@ def figure_problems(d):
     lo, hi, p50, mean, sd, ci = (F(x) for x in (lo, hi, p50, mean, sd, ci))
     if d.get("iters") == 1:
         # one iteration per sample: every sample is a whole count, and so is every quantile
-        frac = [k for k in ("min", "p50", "p90", "p99", "p999", "max") if d[k] != int(d[k])]
+        frac = [k for k in QUANTILES if d[k] != int(d[k])]
         if frac:
             out.append(f"{', '.join(frac)} not whole with iters = 1 (each sample is a whole count)")
         b = d.get("bound_ppm")
-        nz = [f"bound_ppm.{k} = {b[k]}" for k in ("p50", "p90", "p99", "p999")
+        nz = [f"bound_ppm.{k} = {b[k]}" for k in RANKS
               if isinstance(b, dict) and b.get(k)]
         if lo == hi and nz:
             out.append(f"{', '.join(nz)} but every sample is {d['min']} (min = max): each answer is exact")

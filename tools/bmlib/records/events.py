@@ -6,7 +6,7 @@ import argparse
 from decimal import Decimal
 
 from .derive import U32_MAX
-from .figures import deterministic
+from .figures import EVENT_FIGURES, deterministic
 from .frame import DEC_MAX, U64_MAX
 
 # name -> what one count is (per iteration in a result)
@@ -39,7 +39,6 @@ SOURCE_WORDS = {"pmu": "pmu", "perf": "perf", "model": "modelled"}
 # (part, whole): a part counts a subset of its whole's events, whatever counted them
 SUBSETS = (("l1d_miss", "l1d_access"), ("l1i_miss", "l1i_access"), ("l2_miss", "l2_access"),
            ("branch_miss", "branch"))
-FIGS = ("mean", "p50")
 MILLI = Decimal("0.001")
 
 
@@ -144,11 +143,11 @@ def result_problems(d):
             errs.append(f"{where}.source must be one of {', '.join(SOURCES)}")
             continue
         extra = set(v) - {"mean", "p50", "source", "below", "p50_bound_ppm"}
-        if extra or not all(k in v for k in FIGS):
+        if extra or not all(k in v for k in EVENT_FIGURES):
             errs.append(f"{where} must hold mean, p50 and source (and below, p50_bound_ppm where they are not 0)"
                         f"{': not ' + ', '.join(sorted(extra)) if extra else ''}")
             continue
-        bad = [(k, _figure_problem(v[k])) for k in FIGS if _figure_problem(v[k])]
+        bad = [(k, _figure_problem(v[k])) for k in EVENT_FIGURES if _figure_problem(v[k])]
         for k, why in bad:
             errs.append(f"{where}.{k} {why}")
         if "below" in v:

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from .. import layout
 from . import derive, events, model
-from .figures import BUILT_FOR, deterministic
+from .figures import BUILT_FOR, QUANTILES, RANKS, deterministic
 from .frame import DEC_MAX, U64_MAX, NonFinite, printable
 # (the firmware's values, tools/gen-shared; STATUSES and WARMUP_WINDOW are also taken from here)
 from ..shared import PHASES, STATUSES, WARMUP_MAX, WARMUP_MIN, WARMUP_STEP, WARMUP_WINDOW  # noqa: F401
@@ -20,7 +20,6 @@ U32_MAX = derive.U32_MAX     # the firmware's 32-bit counters (bm/harness_intern
 SATURABLE_N = U32_MAX + 2
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")   # BM_BENCHMARK's name is a C identifier (bm-link)
 
-QUANTILES = ("min", "p50", "p90", "p99", "p999", "max")
 # What "only ok carries figures" forbids on any other status.
 FIGURES = QUANTILES + ("mean", "stddev", "cv_ppm", "ci95", "bound_ppm", "tukey", "insns",
                        "p50_ns", "mean_ns", "ops_per_s", "cycle_hz", "core_cycles_p50", "core_cycles_mean",
@@ -282,7 +281,7 @@ def check_result(d: dict) -> list:
     f.dec("ci95", hi=DEC128_MAX)   # t x stddev / sqrt(n) can pass 2^64 (n = 2: 12.7 x)
     b = f.obj_("bound_ppm")
     if b is not None:
-        for k in ("p50", "p90", "p99", "p999"):
+        for k in RANKS:
             b.int(k, hi=U32_MAX)
         f.errs += b.errs
     t = f.obj_("tukey")
