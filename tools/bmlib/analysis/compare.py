@@ -1,6 +1,6 @@
 """Comparison of two sides (A, B), each one or more runs, benchmark by benchmark: the change of
 each figure with a confidence interval, the test that fits the data, effect sizes and verdicts
-(figures and event counts). The tests are analysis/stats.py's; the gate is gate.py's."""
+(figures and event counts). The tests are stats.py's; the gate is gate.py's."""
 # The tests: exact for deterministic QEMU, within the histogram's resolution; distribution-free
 # order-statistic intervals and Welch's t on the exact sums for one run per side; a rank test
 # across run figures for several runs per side; and "?" where none fits the data.

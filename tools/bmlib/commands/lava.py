@@ -3,8 +3,9 @@
 dictionary a lab needs, `run` runs the job here with lava-run, `results` lines LAVA's test cases
 up against the kit's own records. Also the reader that recovers a board's console from a LAVA job
 log, through which every bm command reads farm runs (log.read)."""
-# (The docstring is `bm lava --help`'s description: the reader it names is lava_log.py, the job
-# and device dictionary lava_job.py, the pairing of cases and records lava_pair.py.)
+# (The docstring is `bm lava --help`'s description: the reader it names is records/joblog.py, the
+# job and device dictionary lava/job.py and lava/qemu.py, the cases and their pairing with the
+# records lava/cases.py.)
 import argparse
 import io
 import os
