@@ -1,7 +1,5 @@
-"""bmlib: the host side of baremark, in layers: records/ (read and check the kit's records, the
-library every command reads through), analysis/ (compare runs), history/ (results over
-revisions), lava/ (board farms), and commands/ (one module per subcommand of tools/bm, cli.py)
-above them all. errors, shared and layout are the base any of them may import. The record
-format this implements is docs/records.md (format 2)."""
+"""bmlib, baremark's host side in layers: records/ (read and check records, format 2 of
+docs/records.md), analysis/, history/ and lava/ above it, commands/ (tools/bm's subcommands, cli.py)
+on top; errors, shared and layout are the base all may import (tests/tools/test_imports.py)."""
 
 from .shared import FORMAT  # noqa: F401 (the record format this implements)
