@@ -62,7 +62,7 @@ def test_qemu_job(board, tmp_path):
     re.compile(mon["pattern"])
     if "has no architecture" in p.stderr:
         # The stock qemu device type cannot run this architecture: say so, and be right about it.
-        from bmlib import lava_job
+        from bmlib.lava import job as lava_job
         _, dev = lava_job.render_device("{% extends 'qemu.jinja2' %}", ctx, lava_job.templates_dir())
         assert ctx["arch"] not in dev["available_architectures"]
     else:

@@ -56,7 +56,7 @@ def write(tmp_path, name, data):
 
 @pytest.mark.parametrize("output_yaml", [False, True])
 def test_console_comes_back_byte_for_byte(tmp_path, output_yaml):
-    from bmlib.lava_log import is_job_log, read_job_log
+    from bmlib.records.joblog import is_job_log, read_job_log
     lines = corpus.realistic14(hist=True)          # hist records: lines of several kB
     data = lava_log(lines, output_yaml=output_yaml)
     assert is_job_log(data) and not is_job_log(corpus.text(lines))
@@ -106,7 +106,7 @@ def test_two_boots_in_one_log(tmp_path):
 
 
 def test_not_a_lava_log_is_read_as_a_console(tmp_path):
-    from bmlib.lava_log import is_job_log
+    from bmlib.records.joblog import is_job_log
     lines = ['{"dt": "x"} is how a line of a LAVA log starts'] + corpus.realistic14(hist=False)
     assert not is_job_log(corpus.text(lines))
     assert bm("check", write(tmp_path, "c.log", lines)).returncode == 0
@@ -160,7 +160,7 @@ def test_results_export_yaml_and_csv(tmp_path):
 # ---- the monitor pattern ----
 
 def test_pattern_on_whole_and_arriving_records():
-    from bmlib import lava_job
+    from bmlib.lava import job as lava_job
     rx = re.compile(lava_job.PATTERN, re.DOTALL)            # as pexpect compiles it
     lines = corpus.failing_log()
     for line in (l for l in lines if l.startswith('{"type":"result"')):

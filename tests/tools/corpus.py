@@ -1,7 +1,7 @@
 """Writes baremark console logs that follow docs/records.md (format 2) exactly, from samples it
 draws itself (so every figure, hist bin and CRC is known), and derives from them hundreds of
 damaged logs, each with the verdict bm check must give. The statistics figures come from
-bmlib.derive, the code bm check uses: the corpus cannot catch a mistake in it; test_derive.py
+bmlib.records.derive, the code bm check uses: the corpus cannot catch a mistake in it; test_derive.py
 (against the C, through ctest) does. Run it to write the corpus to a folder:
     /usr/bin/python3 tests/tools/corpus.py OUTDIR"""
 import json
@@ -11,14 +11,15 @@ import sys
 from decimal import Decimal
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from bmlib import FORMAT, derive  # noqa: E402
-from bmlib.records import crc_hex, dump  # noqa: E402
-from bmlib.rules import STATUSES, WARMUP_WINDOW  # noqa: E402
+from bmlib import FORMAT  # noqa: E402
+from bmlib.records import derive  # noqa: E402
+from bmlib.records.frame import crc_hex, dump  # noqa: E402
+from bmlib.records.rules import STATUSES, WARMUP_WINDOW  # noqa: E402
 
 
 def figures(raw, iters):
     """The result record's statistics for raw batch values, as the firmware's report computes
-    them from its state (bmlib.derive; tests/tools/test_derive.py holds it to the C)."""
+    them from its state (bmlib.records.derive; tests/tools/test_derive.py holds it to the C)."""
     out = {"unit": None, "iters": iters}   # (the record's order: unit and iters first)
     out.update(derive.Hist(derive.hist_from_samples(raw, iters)).result())
     return out

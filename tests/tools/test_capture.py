@@ -241,7 +241,7 @@ def test_capture_stops_when_a_later_boot_stalls(tmp_path):
 def test_capture_stall_default_ends_the_wait(tmp_path):
     """Without --stall or --timeout the same capture ends too (it waited forever): after the
     documented default, 30 s (or 3 x the meta's bench_timeout_ms when longer)."""
-    from bmlib import stream
+    from bmlib.records import stream
     w = stream.Watch()
     assert w.stall_s() == stream.STALL_S == 30
     w.feed(_boot("r14"))          # (the corpus's meta: bench_timeout_ms 2000)

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 import corpus
-from bmlib import log
+from bmlib.records import log
 from conftest import BM, PY, bm, no_crash
 
 CORPUS = corpus.corpus()
@@ -89,14 +89,14 @@ def test_exit_statuses(write, tmp_path):
 
 def test_format1_log_named_once(write):
     """A log of the kit's earlier record format, two boots of it: one message, not one per record."""
-    from bmlib import records
+    from bmlib.records import frame
     old = []
     for line in corpus.realistic14(hist=False) * 2:
         if line.startswith('{"type":'):
-            d = records.loads(line)
+            d = frame.loads(line)
             d.pop("crc")
             d["format"] = 1
-            line = records.dump(d)
+            line = frame.dump(d)
         old.append(line)
     p = bm("check", write("format1.log", old))
     assert p.returncode == 1 and p.stdout.count("format 1") == 1, p.stdout
@@ -150,7 +150,8 @@ def test_fuzz_values_never_raise():
     name them, never raise; boots that still pass go through the compare statistics."""
     import json
     from decimal import Decimal
-    from bmlib import records, stats
+    from bmlib.analysis.compare import compare_bench
+    from bmlib.records import frame
     rng = random.Random(5)
     vals = [None, [], {}, "x", -1, 0, 2**64, 2**70, Decimal("1.5"), Decimal("-0.000"), True,
             "NaN", [1, 2], [[1, 2, 3]], {"a": 1}, Decimal("1e30")]
@@ -173,29 +174,29 @@ def test_fuzz_values_never_raise():
             d = json.loads(lines[i][:lines[i].rfind(',"crc":')] + "}", parse_float=Decimal,
                            parse_constant=lambda s: "NaN")
             edit(d)
-            body = records.dump(d)
+            body = frame.dump(d)
             body = body[:body.rfind('"crc":')].replace('"NaN"', "NaN")
-            lines[i] = body + '"crc":"' + records.crc_hex(body.encode()) + '"}'
+            lines[i] = body + '"crc":"' + frame.crc_hex(body.encode()) + '"}'
         lg = log.analyze(corpus.text(lines))
         for bt in lg.boots:
             if bt.clean:
                 for b in bt.benches:
-                    stats.compare_bench(b.name, [b], [b], ["p50", "mean", "p99"], 0.05)
+                    compare_bench(b.name, [b], [b], ["p50", "mean", "p99"], 0.05)
 
 
 def test_numbers_and_strings_no_firmware_writes(write):
     """JSON the firmware never writes, with a right CRC: a number in exponent notation (it would
     pass as three decimals, or be a gigabyte of digits), a lone UTF-16 surrogate (no tool could
     print it), an integer -0 (it would pass as 0). Each is a problem of its record, not a crash of a tool."""
-    from bmlib import records
+    from bmlib.records import frame
     lines = corpus.realistic14(samples=100)
     i = next(k for k, l in enumerate(lines) if '"type":"result"' in l)
 
     def raw_edit(line, old, new):
         body = line[:line.rfind('"crc":')].replace(old, new, 1)
         assert old in line
-        return body + '"crc":"' + records.crc_hex(body.encode()) + '"}'
-    m = records.loads(lines[i])["min"]
+        return body + '"crc":"' + frame.crc_hex(body.encode()) + '"}'
+    m = frame.loads(lines[i])["min"]
     for old, new, word in ((f'"min":{m}', f'"min":{m.normalize():E}', "exponent notation"),
                            ('"stddev":', '"stddev":1E+999999999,"x":', "exponent notation"),
                            ('"name":"', '"name":"\\ud800', "unpaired UTF-16 surrogate"),
@@ -215,7 +216,7 @@ def test_icount_result_clock_and_windows(write):
     """Under -icount shift=0 every counter of cycles runs at 1 GHz: a result whose cycle_hz
     (and ns figures, consistently) say 2 GHz did not run there. And the end's clock estimate
     must fit the run: its windows inside run_cycles, holding the batches of a run that passed."""
-    from bmlib import derive
+    from bmlib.records import derive
     lines = corpus.realistic14(samples=100)
     i = next(k for k, l in enumerate(lines) if '"type":"result"' in l)
 
@@ -304,7 +305,7 @@ def test_saturated_flag_where_nothing_saturates_refused():
     msgs = _problems(_edit_result(lines, "stats_add_random", edit))
     assert len(msgs) == 1 and "benchmark stats_add_random: result: flags.saturated = true, but n = 1000: " \
         "nothing saturates below n = 4294967297" in msgs[0], msgs
-    from bmlib import rules
+    from bmlib.records import rules
     assert rules.SATURABLE_N == 2**32 + 1
 
 

@@ -248,7 +248,8 @@ def test_huge_hist_is_thinned_not_expanded():
     """A hist record may count up to 2^64 samples: the tools rebuild at most dist.MOST of them,
     at evenly spaced ranks, without building the rest; below that, every one."""
     import numpy as np
-    from bmlib import derive, dist
+    from bmlib.analysis import dist
+    from bmlib.records import derive
     rng = random.Random(9)
     h = derive.hist_from_samples([int(rng.lognormvariate(8, 1.5)) for _ in range(20000)], 3)
     full = dist.samples(h)

@@ -1,4 +1,4 @@
-"""bmlib.derive and bmlib.layout against the C they mirror: bm-stats (the firmware's statistics
+"""bmlib.records.derive and bmlib.layout against the C they mirror: bm-stats (the firmware's statistics
 core and record writer on the host, BM_STATS) turns sample sets of every shape into a result and
 a hist record; the Python must rebuild that hist from the same samples, byte for byte, and give
 every figure of that result from the hist, or bm check would refuse (or pass) the wrong records."""
@@ -8,7 +8,8 @@ import subprocess
 
 import pytest
 
-from bmlib import derive, layout, records, rules
+from bmlib import layout
+from bmlib.records import derive, frame, rules
 
 BM_STATS = os.environ.get("BM_STATS")
 needs_c = pytest.mark.skipif(not BM_STATS, reason="BM_STATS (the bm-stats binary) not set: run through ctest")
@@ -20,7 +21,7 @@ def c_records(raw, div):
         args += ["--div", str(div)]
     p = subprocess.run(args, input="".join(f"{v}\n" for v in raw), capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
-    recs = [records.loads(line[:line.rfind(',"crc":')] + "}") for line in p.stdout.splitlines()]
+    recs = [frame.loads(line[:line.rfind(',"crc":')] + "}") for line in p.stdout.splitlines()]
     assert [r["type"] for r in recs] == ["result", "hist"], p.stdout[:500]
     return recs
 
@@ -96,9 +97,9 @@ def test_every_figure_is_checked():
         bad = dict(result)
         if sub:
             bad[key] = dict(result[key])
-            bad[key][sub] += 1 if isinstance(bad[key][sub], int) else records.Decimal("0.001")
+            bad[key][sub] += 1 if isinstance(bad[key][sub], int) else frame.Decimal("0.001")
         else:
-            bad[key] += 1 if isinstance(bad[key], int) else records.Decimal("0.001")
+            bad[key] += 1 if isinstance(bad[key], int) else frame.Decimal("0.001")
         diff = derive.differences(bad, h)
         assert [d[0] for d in diff] == [key + ("." + sub if sub else "")], diff
         seen += 1
@@ -138,7 +139,7 @@ def test_figure_rules_refuse_forgeries():
     rng = random.Random(5)
     base = _true_result([rng.randrange(1000, 1100) for _ in range(500)] + [5000, 9000], 1)
     const = _true_result([2056] * 100, 1)
-    D = records.Decimal
+    D = frame.Decimal
 
     def refused(r, key, value, word):
         bad = {k: (dict(v) if isinstance(v, dict) else v) for k, v in r.items()}
@@ -189,8 +190,8 @@ def test_layout_round_trip():
 
 
 def test_ns_figures():
-    d = {"p50": records.Decimal("100.000"), "mean": records.Decimal("150.500"), "cycle_hz": 2000000000,
-         "p50_ns": records.Decimal("50.000"), "mean_ns": records.Decimal("75.250"), "ops_per_s": 20000000}
+    d = {"p50": frame.Decimal("100.000"), "mean": frame.Decimal("150.500"), "cycle_hz": 2000000000,
+         "p50_ns": frame.Decimal("50.000"), "mean_ns": frame.Decimal("75.250"), "ops_per_s": 20000000}
     assert derive.ns_problems(d) == []
-    assert derive.ns_problems(dict(d, ops_per_s=1)) and derive.ns_problems(dict(d, p50_ns=records.Decimal("1.000")))
+    assert derive.ns_problems(dict(d, ops_per_s=1)) and derive.ns_problems(dict(d, p50_ns=frame.Decimal("1.000")))
     assert derive.ns_problems({k: v for k, v in d.items() if k != "cycle_hz"})   # ns without a clock

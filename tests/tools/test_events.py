@@ -1,4 +1,4 @@
-"""Event counts in the records (tools/bmlib/events.py): what bm check refuses in the meta record's
+"""Event counts in the records (tools/bmlib/records/events.py): what bm check refuses in the meta record's
 "events" and the results' (each record well-formed and CRC'd, only the rules can refuse it), the
 cache model's merge into them, and how bm report, compare and plot show them."""
 import json
@@ -12,8 +12,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import corpus  # noqa: E402
 from corpus import Bench  # noqa: E402
 from conftest import bm, no_crash  # noqa: E402
-from bmlib import events  # noqa: E402
-from bmlib import log as logmod  # noqa: E402
+from bmlib.records import events  # noqa: E402
+from bmlib.records import log as logmod  # noqa: E402
 
 D = Decimal
 PMU = {"instructions": {"source": "pmu", "raw": 8, "counter": "PMEVCNTR1_EL0"},

@@ -1,4 +1,4 @@
-"""The QEMU cache model's host side (tools/bmlib/model.py): merging the plugin's counts into the
+"""The QEMU cache model's host side (tools/bmlib/records/model.py): merging the plugin's counts into the
 records (per-iteration mean and p50, the probe windows subtracted, re-CRC'd, the rest byte for
 byte), the geometry it accepts, and the checker's rules for "model" and "events"."""
 import argparse
@@ -12,8 +12,8 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import corpus  # noqa: E402
 from corpus import Bench  # noqa: E402
-from bmlib import log as logmod  # noqa: E402
-from bmlib import model  # noqa: E402
+from bmlib.records import log as logmod  # noqa: E402
+from bmlib.records import model  # noqa: E402
 
 GEO = model.geometry("l1d=32768:4:64,l1i=32768:4:64,l2=262144:8:64")
 

@@ -5,7 +5,7 @@ import json
 import zlib
 from decimal import Decimal
 
-from bmlib import log, records, rules
+from bmlib.records import frame, log, rules
 
 # Printed by the kit's firmware (qemu-virt-riscv64, format 1 and format 2): real CRCs.
 FIRMWARE_F1 = ('{"type":"end","format":1,"seq":15,"results":14,"failed":0,"stack_used_bytes":2264,'
@@ -18,30 +18,30 @@ FIRMWARE_F2 = ('{"type":"end","format":2,"seq":29,"results":14,"ok":14,"fail":0,
 def test_crc_matches_firmware():
     for line in (FIRMWARE_F1, FIRMWARE_F2):
         body = line[:line.rfind('"crc":')]
-        assert records.crc_hex(body.encode()) == line[-10:-2]
-        assert records.crc_hex(body.encode()) == "%08x" % zlib.crc32(body.encode())
-        fields, why = records.parse_candidate(line.encode())
+        assert frame.crc_hex(body.encode()) == line[-10:-2]
+        assert frame.crc_hex(body.encode()) == "%08x" % zlib.crc32(body.encode())
+        fields, why = frame.parse_candidate(line.encode())
         assert why is None and fields["data"]["type"] == "end"
 
 
 def test_crc_mismatch_and_truncation():
     bad = FIRMWARE_F2.replace('"ok":14', '"ok":13').encode()
-    assert records.parse_candidate(bad)[1].startswith("CRC mismatch")
-    assert "no CRC" in records.parse_candidate(FIRMWARE_F2[:-5].encode())[1]
+    assert frame.parse_candidate(bad)[1].startswith("CRC mismatch")
+    assert "no CRC" in frame.parse_candidate(FIRMWARE_F2[:-5].encode())[1]
 
 
 def test_writer_round_trip_and_form():
-    line = records.dump({"type": "start", "format": 2, "seq": 1, "name": "crc32", "index": 1, "of": 14})
+    line = frame.dump({"type": "start", "format": 2, "seq": 1, "name": "crc32", "index": 1, "of": 14})
     assert line == ('{"type":"start","format":2,"seq":1,"name":"crc32","index":1,"of":14,"crc":"'
-                    + records.crc_hex(line[:line.rfind('"crc":')].encode()) + '"}')
-    fields, why = records.parse_candidate(line.encode())
+                    + frame.crc_hex(line[:line.rfind('"crc":')].encode()) + '"}')
+    fields, why = frame.parse_candidate(line.encode())
     assert why is None and fields["seq"] == 1
 
 
 def test_exact_decimals_to_u64_max():
     top = Decimal("18446744073709551615.000")
-    line = records.dump({"type": "x", "format": 2, "seq": 3, "max": top, "n": 2**64 - 1})
-    d = records.parse_candidate(line.encode())[0]["data"]
+    line = frame.dump({"type": "x", "format": 2, "seq": 3, "max": top, "n": 2**64 - 1})
+    d = frame.parse_candidate(line.encode())[0]["data"]
     assert d["max"] == top and isinstance(d["max"], Decimal)
     assert str(d["max"]) == "18446744073709551615.000"
     assert d["n"] == 18446744073709551615
@@ -55,33 +55,33 @@ def test_exact_decimals_to_u64_max():
 
 def test_nan_and_duplicate_keys_are_named():
     body = '{"type":"result","format":2,"seq":2,"mean":NaN,'
-    line = body + '"crc":"' + records.crc_hex(body.encode()) + '"}'
-    d = records.parse_candidate(line.encode())[0]["data"]
+    line = body + '"crc":"' + frame.crc_hex(body.encode()) + '"}'
+    d = frame.parse_candidate(line.encode())[0]["data"]
     f = rules.Fields(d)
     f.dec("mean")
     assert f.errs == ["mean is NaN: not a number"]
     body = '{"type":"start","format":2,"seq":2,"seq":3,'
-    line = body + '"crc":"' + records.crc_hex(body.encode()) + '"}'
-    fields = records.parse_candidate(line.encode())[0]
+    line = body + '"crc":"' + frame.crc_hex(body.encode()) + '"}'
+    fields = frame.parse_candidate(line.encode())[0]
     assert "appears twice" in fields["error"] and fields["seq"] == 2
 
 
 def test_framing_tolerates_noise():
-    a = records.dump({"type": "start", "format": 2, "seq": 1, "name": "a", "index": 1, "of": 1})
-    b = records.dump({"type": "result", "format": 2, "seq": 2, "name": "a", "status": "fail",
+    a = frame.dump({"type": "start", "format": 2, "seq": 1, "name": "a", "index": 1, "of": 1})
+    b = frame.dump({"type": "result", "format": 2, "seq": 2, "name": "a", "status": "fail",
                       "reason": "x", "phase": "verify"})
     data = (b"\xff\x00\x1b[2J" + a.encode() + b"\r\n"     # reset garbage and a clear-screen first
             + b"[1/1] a ...\r" + b.encode() + b"\n"        # a progress line overwritten by CR
             + a.encode() + b.encode() + b"\n"               # two records glued (lost newline)
             + b"\x1b[1;31m*** TRAP: x\x1b[0m\n")
-    sc = records.scan(data)
+    sc = frame.scan(data)
     assert [r.seq for r in sc.records] == [1, 2, 1, 2]
     assert not sc.bad
     assert any(h.text == "*** TRAP: x" for h in sc.human)
 
 
 def test_noise_line_is_reported_not_fatal():
-    sc = records.scan(b"{1/14] array_walk ...\nhello\n")
+    sc = frame.scan(b"{1/14] array_walk ...\nhello\n")
     assert len(sc.bad) == 1 and "no CRC" in sc.bad[0].reason and not sc.records
 
 
@@ -90,11 +90,11 @@ def test_long_lines_of_record_starts():
     # (a search from each start over the rest of the line takes seconds). The same starts glued
     # before a real record (a console that lost its newlines into noise): the record is still
     # found, the noise is one bad line.
-    a = records.dump({"type": "start", "format": 2, "seq": 7, "name": "a", "index": 1, "of": 1})
+    a = frame.dump({"type": "start", "format": 2, "seq": 7, "name": "a", "index": 1, "of": 1})
     noise = b'{"type":"result",' * 20000
-    sc = records.scan(noise + b"\n")
+    sc = frame.scan(noise + b"\n")
     assert not sc.records and len(sc.bad) == 1 and "no CRC" in sc.bad[0].reason
-    sc = records.scan(noise + a.encode() + b"\n" + a.encode() + noise + b"\n")
+    sc = frame.scan(noise + a.encode() + b"\n" + a.encode() + noise + b"\n")
     assert [r.seq for r in sc.records] == [7, 7]
     assert [b.line for b in sc.bad] == [1, 2] and "CRC mismatch" in sc.bad[0].reason
     assert sc.records[0].pos == len(noise) and sc.records[1].pos == len(noise) + len(a) + 1

@@ -1,6 +1,6 @@
-"""The command line of tools/bm: one argparse subcommand per module (each module gives
-add_arguments() and main()). A new subcommand (e.g. `lava`) is one more module and one more
-line in COMMANDS."""
+"""The command line of tools/bm: one argparse subcommand per module of commands/ (each gives
+add_arguments() and main()). A new subcommand (e.g. `lava`) is one more module there and one
+more line in COMMANDS."""
 import argparse
 import errno
 import importlib
@@ -8,7 +8,7 @@ import os
 import sys
 
 from .errors import UsageError
-from .output import printable
+from .records.frame import printable
 
 # name -> one-line help. Only the chosen command's module is imported, so `bm run` and
 # `bm check` work even where numpy/scipy/matplotlib are missing (only compare/report/plot need them).
@@ -40,7 +40,7 @@ def main(argv=None):
     for name, text in COMMANDS.items():
         if name == chosen:
             try:
-                mod = importlib.import_module(f"bmlib.{name}")
+                mod = importlib.import_module(f"bmlib.commands.{name}")
             except ImportError as e:
                 print(f"bm {name}: {e}: this Python ({sys.executable}) lacks Debian's packages; run "
                       f"tools/bm itself (it starts /usr/bin/python3) after `apt-get install "
