@@ -11,7 +11,6 @@
 
 #include "arch/arch.h" /* (arch/hosted_events.h) */
 #include "bm/events.h"
-#include "bm/out.h"
 #include "bm/port.h"
 #include "runtime.h"
 
@@ -207,9 +206,9 @@ void arch_host_events_read(uint64_t *slots)
 	for (int i = 0; i < BM_EVENT_SLOTS; i++)
 		slots[i] = 0;
 	if (!read_group(v)) {
-		bm_out_str("\n*** the perf_event_open group could not be read (the PMU dropped it, or its descriptor was "
-		           "closed): no event figure can be trusted\n*** the run is aborted (exit status 3)\n");
-		bm_board_exit(BM_EXIT_TRAP);
+		bm_fatal_abort((const char *const[]){"the perf_event_open group could not be read (the PMU dropped it, or its "
+		                                      "descriptor was closed): no event figure can be trusted",
+		                                      0});
 	}
 	for (unsigned j = 0; j < n_fd; j++)
 		slots[slot_of[j]] = v[j];

@@ -55,12 +55,6 @@ struct trap_frame {
 	uint64_t vector, error, rip, cs, rflags, rsp, ss;
 };
 
-/* Set while the handler reports a fault, so a fault in the report stops instead of looping. A
- * magic value, not 1: a benchmark that wrote over .bss must not make every later fault look
- * nested (and halt without a word). */
-#define IN_TRAP 0x696e7472u
-static volatile uint32_t in_trap;
-
 #define VECTOR_WATCHDOG X86_VEC_FIRST_IRQ
 #define VECTOR_SPURIOUS 0xffu
 
@@ -87,26 +81,14 @@ void arch_x86_trap(const struct trap_frame *f, uint64_t cr0)
 	if (bm_fault_take(&flt))
 		bm_recover(); /* CPL 0 throughout, IF off: nothing else to put back */
 	/* A fault while reporting one: the console or exit path is broken; stop here. */
-	if (in_trap == IN_TRAP)
+	if (bm_fatal_nested())
 		for (;;)
 			__asm__ volatile("cli; hlt");
-	in_trap = IN_TRAP;
-	bm_out_str("\n*** TRAP: ");
-	bm_out_str(flt.cause);
-	bm_out_str(" (vector ");
-	bm_out_u64(f->vector);
-	bm_out_str(") error=0x");
-	bm_out_hex(f->error, 8);
-	bm_out_str(" rip=0x");
-	bm_out_hex(f->rip, 16);
-	bm_out_str(" rsp=0x");
-	bm_out_hex(f->rsp, 16);
-	if (f->vector == X86_VEC_PAGE_FAULT) {
-		bm_out_str(" cr2=0x");
-		bm_out_hex(cr2, 16);
-	}
-	bm_out_str("\n*** the run is aborted (exit status 3)\n");
-	bm_board_exit(BM_EXIT_TRAP);
+	const struct bm_fatal_reg regs[] = {
+		{" (vector ", f->vector, 0}, {") error=0x", f->error, 8}, {" rip=0x", f->rip, 16},
+		{" rsp=0x", f->rsp, 16}, {" cr2=0x", cr2, 16}, /* (the last for a page fault only) */
+	};
+	bm_fatal_trap(flt.cause, regs, sizeof regs / sizeof *regs - (f->vector != X86_VEC_PAGE_FAULT), 0);
 }
 
 /* ---- the watchdog: the local APIC's timer, one-shot ---- */

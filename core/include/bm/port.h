@@ -354,6 +354,24 @@ int bm_fault_take(const struct bm_fault *f);
  * trap stack free again; any stack pointer is fine (the recovery point restores its own). */
 __attribute__((noreturn)) void bm_recover(void);
 
+/* ---- What every arch's trap handler and set-up check share (core/bm_fatal.c, core/bm_state.c) ----
+ * The fatal end of the run, when bm_fault_take() returned 0: bm_fatal_trap writes "*** TRAP:
+ * <cause>", each register as its label and value (hex_digits 0: decimal), the tail's strings
+ * (NULL-ended; NULL: none), then the line that says the run is aborted, and ends the run with
+ * BM_EXIT_TRAP. A handler first asks bm_fatal_nested(): 1 when a fatal report had begun (a fault
+ * inside it: the console or the exit path is broken), and then halts without a word. Where the
+ * run cannot go on for a reason in words (core's own checks, a hosted arch), bm_fatal_abort
+ * writes "*** <what...>" (NULL-ended) and the same end on that line. */
+struct bm_fatal_reg {
+	const char *label; /* printed before the value, e.g. " mepc=0x" */
+	uint64_t value;
+	unsigned hex_digits;
+};
+int bm_fatal_nested(void);
+__attribute__((noreturn)) void bm_fatal_trap(const char *cause, const struct bm_fatal_reg *regs, unsigned n,
+                                             const char *const *tail);
+__attribute__((noreturn)) void bm_fatal_abort(const char *const *what);
+
 /* End the run with a bm_exit_status through the board's exit device; never returns. */
 __attribute__((noreturn)) void bm_board_exit(int status);
 /* "baremark: error: <why>" on the console, then the run ends with BM_EXIT_CONFIG: for an arch
