@@ -5,20 +5,30 @@
 
 #include "arch/hosted.h"
 
-static int kit_round, kit_round_copy; /* (the copy sealed: bm/port.h, bm_state_seal) */
+static uint64_t round_get(const struct bm_state_reg *r)
+{
+	(void)r;
+	return (uint64_t)(unsigned)fegetround();
+}
+
+static void round_put(const struct bm_state_reg *r, uint64_t kit, uint64_t now)
+{
+	(void)r;
+	(void)now;
+	fesetround((int)(unsigned)kit);
+}
+
+static const struct bm_state_reg regs[] = {
+	BM_STATE_REG("the FP rounding mode (fesetround)", round_get, round_put, 0, 0xffffffffu),
+};
+static uint64_t kit[BM_STATE_WORDS(1)], kit_copy[BM_STATE_WORDS(1)];
 
 void arch_state_save(void)
 {
-	kit_round = fegetround();
-	bm_state_seal(&kit_round, &kit_round_copy, sizeof kit_round);
+	bm_state_save(regs, 1, kit, kit_copy);
 }
 
 const char *arch_state_restore(void)
 {
-	if (!bm_state_intact(&kit_round, &kit_round_copy, sizeof kit_round))
-		return bm_state_lost;
-	if (fegetround() == kit_round)
-		return 0;
-	fesetround(kit_round);
-	return "changed the FP rounding mode (fesetround) and did not put it back (restored)";
+	return bm_state_restore(regs, 1, kit, kit_copy);
 }

@@ -371,6 +371,26 @@ int bm_fatal_nested(void);
 __attribute__((noreturn)) void bm_fatal_trap(const char *cause, const struct bm_fatal_reg *regs, unsigned n,
                                              const char *const *tail);
 __attribute__((noreturn)) void bm_fatal_abort(const char *const *what);
+/* The kit's set-up that arch_state_save/arch_state_restore keep (above), as a table of registers:
+ * read gives the register now (core keeps the bits in mask), write puts the kit's value back
+ * (now: what it held, both masked), arg is the arch's own (an address, a register's number). The
+ * arch keeps kit and copy, BM_STATE_WORDS(n) words each; bm_state_save reads every entry once
+ * (one whose read traps, BM_PROBE, is absent and never compared) and seals the copy;
+ * bm_state_restore puts back, in the table's order, each entry that differs and returns the
+ * first one's reason, bm_state_lost when kit and copy disagree (it then puts nothing back), or
+ * NULL. n is at most 63. */
+struct bm_state_reg {
+	uint64_t (*read)(const struct bm_state_reg *r);
+	void (*write)(const struct bm_state_reg *r, uint64_t kit, uint64_t now);
+	const char *reason;
+	uintptr_t arg;
+	uint64_t mask;
+};
+#define BM_STATE_REG(what, read, write, arg, mask)                                            \
+	{read, write, "changed " what " and did not put it back (restored)", arg, mask}
+#define BM_STATE_WORDS(n) (1 + (n))
+void bm_state_save(const struct bm_state_reg *regs, unsigned n, uint64_t *kit, uint64_t *copy);
+const char *bm_state_restore(const struct bm_state_reg *regs, unsigned n, const uint64_t *kit, const uint64_t *copy);
 
 /* End the run with a bm_exit_status through the board's exit device; never returns. */
 __attribute__((noreturn)) void bm_board_exit(int status);
