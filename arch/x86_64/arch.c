@@ -55,9 +55,6 @@ struct trap_frame {
 	uint64_t vector, error, rip, cs, rflags, rsp, ss;
 };
 
-#define VECTOR_WATCHDOG X86_VEC_FIRST_IRQ
-#define VECTOR_SPURIOUS 0xffu
-
 void arch_x86_trap(const struct trap_frame *f, uint64_t cr0) __attribute__((noreturn, used));
 void arch_x86_trap(const struct trap_frame *f, uint64_t cr0)
 {
@@ -67,10 +64,10 @@ void arch_x86_trap(const struct trap_frame *f, uint64_t cr0)
 	/* Every vector runs on the trap stack (IST1), so even a fault of an exhausted stack gets
 	 * here; the only interrupt the kit enables is the watchdog's. */
 	struct bm_fault flt = {
-		.kind = f->vector == VECTOR_WATCHDOG ? BM_FAULT_TIMEOUT : BM_FAULT_TRAP,
+		.kind = f->vector == X86_VEC_WATCHDOG ? BM_FAULT_TIMEOUT : BM_FAULT_TRAP,
 		.has_addr = f->vector == X86_VEC_PAGE_FAULT,
 		.cause = f->vector < X86_VEC_FIRST_IRQ  ? vector_names[f->vector]
-		         : f->vector == VECTOR_WATCHDOG ? "watchdog (LAPIC timer, vector 32)"
+		         : f->vector == X86_VEC_WATCHDOG ? "watchdog (LAPIC timer, vector 32)"
 		                                        : "unexpected interrupt",
 		.code = f->vector << 32 | (f->error & 0xffffffffu),
 		.pc = f->rip, .addr = cr2, .sp = f->rsp,
@@ -130,12 +127,12 @@ static int lapic_init(struct bm_alarm *a)
 	uint64_t base = rdmsr(MSR_APIC_BASE);
 	wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE);
 	lapic_base = (uintptr_t)(base & APIC_BASE_ADDR);
-	*lapic(LAPIC_SVR) = LAPIC_SVR_ENABLE | VECTOR_SPURIOUS;
+	*lapic(LAPIC_SVR) = LAPIC_SVR_ENABLE | X86_VEC_SPURIOUS;
 	*lapic(LAPIC_TPR) = 0;
 	*lapic(LAPIC_LVT_LINT0) = LVT_MASKED;
 	*lapic(LAPIC_LVT_LINT1) = LVT_MASKED;
 	*lapic(LAPIC_LVT_ERROR) = LVT_MASKED;
-	*lapic(LAPIC_LVT_TIMER) = LVT_MASKED | VECTOR_WATCHDOG;
+	*lapic(LAPIC_LVT_TIMER) = LVT_MASKED | X86_VEC_WATCHDOG;
 	*lapic(LAPIC_TIMER_DIV) = LAPIC_TIMER_DIV_16;
 	uint64_t window = t->hz / 10000 ? t->hz / 10000 : 1, t0 = t->read(t), t1;
 	*lapic(LAPIC_TIMER_INIT) = UINT32_MAX;
@@ -151,7 +148,7 @@ static void lapic_arm(struct bm_alarm *a, uint32_t ms)
 {
 	(void)a;
 	uint64_t n = (uint64_t)ms * lapic_ticks_per_ms;
-	*lapic(LAPIC_LVT_TIMER) = VECTOR_WATCHDOG; /* one-shot, unmasked */
+	*lapic(LAPIC_LVT_TIMER) = X86_VEC_WATCHDOG; /* one-shot, unmasked */
 	*lapic(LAPIC_TIMER_INIT) = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 	__asm__ volatile("sti" : : : "memory");
 }
@@ -162,7 +159,7 @@ static void lapic_disarm(struct bm_alarm *a)
 {
 	(void)a;
 	__asm__ volatile("cli" : : : "memory");
-	*lapic(LAPIC_LVT_TIMER) = LVT_MASKED | VECTOR_WATCHDOG;
+	*lapic(LAPIC_LVT_TIMER) = LVT_MASKED | X86_VEC_WATCHDOG;
 	*lapic(LAPIC_TIMER_INIT) = 0;
 	*lapic(LAPIC_EOI) = 0;
 }
