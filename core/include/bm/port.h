@@ -391,6 +391,9 @@ struct bm_state_reg {
 #define BM_STATE_WORDS(n) (1 + (n))
 void bm_state_save(const struct bm_state_reg *regs, unsigned n, uint64_t *kit, uint64_t *copy);
 const char *bm_state_restore(const struct bm_state_reg *regs, unsigned n, const uint64_t *kit, const uint64_t *copy);
+/* Events (arch_events_setup, above): core settles an operating system's event (unless arch/arch.h
+ * defines ARCH_COUNTS_OS_EVENTS 1, as a hosted arch does) and an event past the snapshot's slots
+ * before it asks the arch; the arch finds them with their reason set and leaves them as they are. */
 
 /* End the run with a bm_exit_status through the board's exit device; never returns. */
 __attribute__((noreturn)) void bm_board_exit(int status);
