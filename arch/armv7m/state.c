@@ -55,15 +55,5 @@ static const struct bm_state_reg regs[] = {
 	BM_STATE_REG("the FP control (FPSCR: rounding mode, flush-to-zero)", fpscr_get, fpscr_put, 0, FPSCR_CONTROL),
 #endif
 };
-#define N_REGS (sizeof regs / sizeof regs[0])
-static uint64_t k[BM_STATE_WORDS(N_REGS)], k_copy[BM_STATE_WORDS(N_REGS)];
 
-void arch_state_save(void)
-{
-	bm_state_save(regs, N_REGS, k, k_copy);
-}
-
-const char *arch_state_restore(void)
-{
-	return bm_state_restore(regs, N_REGS, k, k_copy);
-}
+BM_STATE_ARCH(regs)

@@ -96,6 +96,14 @@ static uint64_t timed_known_loop(uint64_t *begin)
 	return b.cycles - a.cycles;
 }
 
+/* "lo..hi" */
+static char *append_range(char *p, uint64_t lo, uint64_t hi)
+{
+	p = bm_append_u64(p, lo);
+	p = bm_append_str(p, "..");
+	return bm_append_u64(p, hi);
+}
+
 /* The extension across forced wraps, through the snapshots themselves: a fixed region (the
  * known loop) measured far from a wrap (the reference), then once for every tick from 1 to 2x
  * the region's length before a wrap (~110 runs on MPS2; at least 64, at most 1000), so the wrap
@@ -158,13 +166,9 @@ int arch_systick_wrap_test(const char **what)
 	p = bm_append_str(p, " forced wraps (");
 	p = bm_append_u64(p, inside);
 	p = bm_append_str(p, " inside the timed region): deltas ");
-	p = bm_append_u64(p, d_min);
-	p = bm_append_str(p, "..");
-	p = bm_append_u64(p, d_max);
+	p = append_range(p, d_min, d_max);
 	p = bm_append_str(p, " ticks vs ");
-	p = bm_append_u64(p, ref_min);
-	p = bm_append_str(p, "..");
-	p = bm_append_u64(p, ref_max);
+	p = append_range(p, ref_min, ref_max);
 	p = bm_append_str(p, " without a wrap; ");
 	p = bm_append_u64(p, bad);
 	p = bm_append_str(p, " miscounted; a masked wrap ");

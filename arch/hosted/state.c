@@ -21,14 +21,5 @@ static void round_put(const struct bm_state_reg *r, uint64_t kit, uint64_t now)
 static const struct bm_state_reg regs[] = {
 	BM_STATE_REG("the FP rounding mode (fesetround)", round_get, round_put, 0, 0xffffffffu),
 };
-static uint64_t kit[BM_STATE_WORDS(1)], kit_copy[BM_STATE_WORDS(1)];
 
-void arch_state_save(void)
-{
-	bm_state_save(regs, 1, kit, kit_copy);
-}
-
-const char *arch_state_restore(void)
-{
-	return bm_state_restore(regs, 1, kit, kit_copy);
-}
+BM_STATE_ARCH(regs)

@@ -42,15 +42,5 @@ static const struct bm_state_reg regs[] = {
 	CSR("the counters' inhibit bits (mcountinhibit)", R_MCOUNTINHIBIT, ALL),
 	CSR("the counters' enables for lower modes (mcounteren)", R_MCOUNTEREN, ALL),
 };
-#define N_REGS (sizeof regs / sizeof *regs)
-static uint64_t kit[BM_STATE_WORDS(N_REGS)], kit_copy[BM_STATE_WORDS(N_REGS)];
 
-void arch_state_save(void)
-{
-	bm_state_save(regs, N_REGS, kit, kit_copy);
-}
-
-const char *arch_state_restore(void)
-{
-	return bm_state_restore(regs, N_REGS, kit, kit_copy);
-}
+BM_STATE_ARCH(regs)

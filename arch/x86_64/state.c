@@ -62,26 +62,16 @@ static void write_reg(const struct bm_state_reg *r, uint64_t kit, uint64_t now)
 	}
 }
 
-#define REG(what, id, mask) BM_STATE_REG(what, read_reg, write_reg, id, mask)
 #define ALL (~0ull)
 /* (CR0 first: with TS or EM set the x87 and SSE reads below would fault) */
 static const struct bm_state_reg regs[] = {
-	REG("CR0 (the FPU's and paging's enables)", R_CR0, ALL),
-	REG("CR4 (SSE's enables, the TSC's access)", R_CR4, ALL),
-	REG("the interrupt descriptor table (IDTR)", R_IDT_BASE, ALL),
-	REG("the interrupt descriptor table (IDTR)", R_IDT_LIMIT, ALL),
-	REG("the SSE control (MXCSR: rounding, exception masks)", R_MXCSR, X86_MXCSR_CONTROL),
-	REG("the x87 control word (rounding, precision)", R_FCW, ALL),
+	BM_STATE_REG("CR0 (the FPU's and paging's enables)", read_reg, write_reg, R_CR0, ALL),
+	BM_STATE_REG("CR4 (SSE's enables, the TSC's access)", read_reg, write_reg, R_CR4, ALL),
+	BM_STATE_REG("the interrupt descriptor table (IDTR)", read_reg, write_reg, R_IDT_BASE, ALL),
+	BM_STATE_REG("the interrupt descriptor table (IDTR)", read_reg, write_reg, R_IDT_LIMIT, ALL),
+	BM_STATE_REG("the SSE control (MXCSR: rounding, exception masks)", read_reg, write_reg, R_MXCSR,
+	             X86_MXCSR_CONTROL),
+	BM_STATE_REG("the x87 control word (rounding, precision)", read_reg, write_reg, R_FCW, ALL),
 };
-#define N_REGS (sizeof regs / sizeof *regs)
-static uint64_t kit[BM_STATE_WORDS(N_REGS)], kit_copy[BM_STATE_WORDS(N_REGS)];
 
-void arch_state_save(void)
-{
-	bm_state_save(regs, N_REGS, kit, kit_copy);
-}
-
-const char *arch_state_restore(void)
-{
-	return bm_state_restore(regs, N_REGS, kit, kit_copy);
-}
+BM_STATE_ARCH(regs)

@@ -374,7 +374,8 @@ __attribute__((noreturn)) void bm_fatal_abort(const char *const *what);
 /* The kit's set-up that arch_state_save/arch_state_restore keep (above), as a table of registers:
  * read gives the register now (core keeps the bits in mask), write puts the kit's value back
  * (now: what it held, both masked), arg is the arch's own (an address, a register's number). The
- * arch keeps kit and copy, BM_STATE_WORDS(n) words each; bm_state_save reads every entry once
+ * arch keeps kit and copy, BM_STATE_WORDS(n) words each (BM_STATE_ARCH defines them and
+ * arch_state_save/arch_state_restore over the table); bm_state_save reads every entry once
  * (one whose read traps, BM_PROBE, is absent and never compared) and seals the copy;
  * bm_state_restore puts back, in the table's order, each entry that differs and returns the
  * first one's reason, bm_state_lost when kit and copy disagree (it then puts nothing back), or
@@ -391,6 +392,18 @@ struct bm_state_reg {
 #define BM_STATE_WORDS(n) (1 + (n))
 void bm_state_save(const struct bm_state_reg *regs, unsigned n, uint64_t *kit, uint64_t *copy);
 const char *bm_state_restore(const struct bm_state_reg *regs, unsigned n, const uint64_t *kit, const uint64_t *copy);
+/* arch_state_save and arch_state_restore over an arch's static table regs[], with kit and copy. */
+#define BM_STATE_ARCH(regs)                                                                          \
+	static uint64_t bm_state_kit_[BM_STATE_WORDS(sizeof regs / sizeof *regs)],                   \
+		bm_state_copy_[BM_STATE_WORDS(sizeof regs / sizeof *regs)];                          \
+	void arch_state_save(void)                                                                   \
+	{                                                                                            \
+		bm_state_save(regs, sizeof regs / sizeof *regs, bm_state_kit_, bm_state_copy_);      \
+	}                                                                                            \
+	const char *arch_state_restore(void)                                                         \
+	{                                                                                            \
+		return bm_state_restore(regs, sizeof regs / sizeof *regs, bm_state_kit_, bm_state_copy_); \
+	}
 /* Events (arch_events_setup, above): core settles an operating system's event (unless arch/arch.h
  * defines ARCH_COUNTS_OS_EVENTS 1, as a hosted arch does) and an event past the snapshot's slots
  * before it asks the arch; the arch finds them with their reason set and leaves them as they are. */
