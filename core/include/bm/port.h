@@ -379,7 +379,7 @@ __attribute__((noreturn)) void bm_fatal_abort(const char *const *what);
  * (one whose read traps, BM_PROBE, is absent and never compared) and seals the copy;
  * bm_state_restore puts back, in the table's order, each entry that differs and returns the
  * first one's reason, bm_state_lost when kit and copy disagree (it then puts nothing back), or
- * NULL. n is at most 63. */
+ * NULL. n is at most 64. */
 struct bm_state_reg {
 	uint64_t (*read)(const struct bm_state_reg *r);
 	void (*write)(const struct bm_state_reg *r, uint64_t kit, uint64_t now);
@@ -394,6 +394,7 @@ void bm_state_save(const struct bm_state_reg *regs, unsigned n, uint64_t *kit, u
 const char *bm_state_restore(const struct bm_state_reg *regs, unsigned n, const uint64_t *kit, const uint64_t *copy);
 /* arch_state_save and arch_state_restore over an arch's static table regs[], with kit and copy. */
 #define BM_STATE_ARCH(regs)                                                                          \
+	_Static_assert(sizeof regs / sizeof *regs <= 64, "at most 64 entries (bm_state_save)");     \
 	static uint64_t bm_state_kit_[BM_STATE_WORDS(sizeof regs / sizeof *regs)],                   \
 		bm_state_copy_[BM_STATE_WORDS(sizeof regs / sizeof *regs)];                          \
 	void arch_state_save(void)                                                                   \
