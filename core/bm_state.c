@@ -4,21 +4,21 @@
 #include "bm/port.h"
 
 /* The words bm_state_seal covers: the present mask and the n values. */
-#define STATE_BYTES(n) (BM_STATE_WORDS(n) * sizeof(uint64_t))
+#define STATE_BYTES(n) (BM_STATE_WORDS(n) * sizeof(uintptr_t))
 
-void bm_state_save(const struct bm_state_reg *regs, unsigned n, uint64_t *kit, uint64_t *copy)
+void bm_state_save(const struct bm_state_reg *regs, unsigned n, uintptr_t *kit, uintptr_t *copy)
 {
 	kit[0] = 0;
 	for (unsigned i = 0; i < n; i++) {
-		uint64_t v = 0;
+		uintptr_t v = 0;
 		int present = BM_PROBE(v = regs[i].read(&regs[i]));
-		kit[0] |= (uint64_t)present << i;
+		kit[0] |= (uintptr_t)present << i;
 		kit[1 + i] = present ? v & regs[i].mask : 0;
 	}
 	bm_state_seal(kit, copy, STATE_BYTES(n));
 }
 
-const char *bm_state_restore(const struct bm_state_reg *regs, unsigned n, const uint64_t *kit, const uint64_t *copy)
+const char *bm_state_restore(const struct bm_state_reg *regs, unsigned n, const uintptr_t *kit, const uintptr_t *copy)
 {
 	const char *first = 0;
 	if (!bm_state_intact(kit, copy, STATE_BYTES(n)))
@@ -26,7 +26,7 @@ const char *bm_state_restore(const struct bm_state_reg *regs, unsigned n, const 
 	for (unsigned i = 0; i < n; i++) {
 		if (!(kit[0] >> i & 1))
 			continue;
-		uint64_t now = regs[i].read(&regs[i]) & regs[i].mask;
+		uintptr_t now = regs[i].read(&regs[i]) & regs[i].mask;
 		if (now == kit[1 + i])
 			continue;
 		first = first ? first : regs[i].reason;

@@ -29,7 +29,7 @@ static uint64_t evtypes(int write, uint64_t v)
 	return all;
 }
 
-static uint64_t read_reg(const struct bm_state_reg *r)
+static uintptr_t read_reg(const struct bm_state_reg *r)
 {
 	switch (r->arg) {
 	case R_VBAR: return arch_sysreg_read(vbar_el1);
@@ -47,7 +47,7 @@ static uint64_t read_reg(const struct bm_state_reg *r)
 }
 
 /* Puts the register back to the kit's value (now: what it holds). */
-static void write_reg(const struct bm_state_reg *r, uint64_t kit, uint64_t now)
+static void write_reg(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now)
 {
 	switch (r->arg) {
 	case R_VBAR: arch_sysreg_write(vbar_el1, kit); break;
@@ -70,7 +70,7 @@ static void write_reg(const struct bm_state_reg *r, uint64_t kit, uint64_t now)
 }
 
 #define SYSREG(what, id, mask) BM_STATE_REG(what, read_reg, write_reg, id, mask)
-#define ALL (~0ull)
+#define ALL (~(uintptr_t)0)
 /* (CPACR before FPCR: FPCR cannot be read with FP/SIMD off. The PMU's where a hypervisor lets
  * EL1 reach it: their reads trap otherwise.) */
 static const struct bm_state_reg regs[] = {

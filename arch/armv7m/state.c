@@ -9,12 +9,12 @@
 #define FPSCR_CONTROL 0x07c00000u /* AHP, DN, FZ, RMode (26:22); the rest are flags */
 
 /* A memory-mapped register at r->arg: the kit's bits (mask) put back, the others kept. */
-static uint64_t mmio_get(const struct bm_state_reg *r)
+static uintptr_t mmio_get(const struct bm_state_reg *r)
 {
 	return REG(r->arg);
 }
 
-static void mmio_put(const struct bm_state_reg *r, uint64_t kit, uint64_t now)
+static void mmio_put(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now)
 {
 	(void)now;
 	REG(r->arg) = (REG(r->arg) & ~(uint32_t)r->mask) | (uint32_t)kit;
@@ -22,7 +22,7 @@ static void mmio_put(const struct bm_state_reg *r, uint64_t kit, uint64_t now)
 }
 #if defined(__ARM_FP)
 
-static uint64_t fpscr_get(const struct bm_state_reg *r)
+static uintptr_t fpscr_get(const struct bm_state_reg *r)
 {
 	(void)r;
 	uint32_t v;
@@ -30,7 +30,7 @@ static uint64_t fpscr_get(const struct bm_state_reg *r)
 	return v;
 }
 
-static void fpscr_put(const struct bm_state_reg *r, uint64_t kit, uint64_t now)
+static void fpscr_put(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now)
 {
 	(void)now;
 	uint32_t all = (uint32_t)fpscr_get(r);

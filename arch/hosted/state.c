@@ -5,13 +5,13 @@
 
 #include "arch/hosted.h"
 
-static uint64_t round_get(const struct bm_state_reg *r)
+static uintptr_t round_get(const struct bm_state_reg *r)
 {
 	(void)r;
-	return (uint64_t)(unsigned)fegetround();
+	return (uintptr_t)(unsigned)fegetround();
 }
 
-static void round_put(const struct bm_state_reg *r, uint64_t kit, uint64_t now)
+static void round_put(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now)
 {
 	(void)r;
 	(void)now;

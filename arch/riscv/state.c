@@ -7,12 +7,12 @@
 #include "bm/port.h"
 
 #define MSTATUS_KIT_BITS (MSTATUS_MPRV | MSTATUS_SUM | MSTATUS_MXR | MSTATUS_TW)
-#define ALL (~0ull)
+#define ALL (~(uintptr_t)0)
 
 /* Which CSR an entry is (its arg): a CSR's number can only be an immediate. */
 enum { R_MTVEC, R_MSTATUS, R_MCOUNTINHIBIT, R_MCOUNTEREN };
 
-static uint64_t read_csr(const struct bm_state_reg *r)
+static uintptr_t read_csr(const struct bm_state_reg *r)
 {
 	switch (r->arg) {
 	case R_MTVEC: return arch_mtvec_read();
@@ -22,7 +22,7 @@ static uint64_t read_csr(const struct bm_state_reg *r)
 	}
 }
 
-static void write_csr(const struct bm_state_reg *r, uint64_t kit, uint64_t now)
+static void write_csr(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now)
 {
 	switch (r->arg) {
 	case R_MTVEC: arch_mtvec_write((unsigned long)kit); break;

@@ -13,9 +13,9 @@ struct idtr {
 /* Which register an entry is (its arg); IDTR is two, its base and its limit, each put back alone. */
 enum { R_CR0, R_CR4, R_IDT_BASE, R_IDT_LIMIT, R_MXCSR, R_FCW };
 
-static uint64_t read_reg(const struct bm_state_reg *r)
+static uintptr_t read_reg(const struct bm_state_reg *r)
 {
-	uint64_t v;
+	uintptr_t v;
 	uint32_t m;
 	uint16_t w;
 	struct idtr idt;
@@ -39,7 +39,7 @@ static uint64_t read_reg(const struct bm_state_reg *r)
 	return v;
 }
 
-static void write_reg(const struct bm_state_reg *r, uint64_t kit, uint64_t now)
+static void write_reg(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now)
 {
 	(void)now;
 	struct idtr idt;
@@ -62,7 +62,7 @@ static void write_reg(const struct bm_state_reg *r, uint64_t kit, uint64_t now)
 	}
 }
 
-#define ALL (~0ull)
+#define ALL (~(uintptr_t)0)
 /* (CR0 first: with TS or EM set the x87 and SSE reads below would fault) */
 static const struct bm_state_reg regs[] = {
 	BM_STATE_REG("CR0 (the FPU's and paging's enables)", read_reg, write_reg, R_CR0, ALL),

@@ -374,28 +374,28 @@ __attribute__((noreturn)) void bm_fatal_abort(const char *const *what);
 /* The kit's set-up that arch_state_save/arch_state_restore keep (above), as a table of registers:
  * read gives the register now (core keeps the bits in mask), write puts the kit's value back
  * (now: what it held, both masked), arg is the arch's own (an address, a register's number). The
- * arch keeps kit and copy, BM_STATE_WORDS(n) words each (BM_STATE_ARCH defines them and
+ * arch keeps kit and copy, BM_STATE_WORDS(n) register-wide words each (BM_STATE_ARCH defines them and
  * arch_state_save/arch_state_restore over the table); bm_state_save reads every entry once
  * (one whose read traps, BM_PROBE, is absent and never compared) and seals the copy;
  * bm_state_restore puts back, in the table's order, each entry that differs and returns the
  * first one's reason, bm_state_lost when kit and copy disagree (it then puts nothing back), or
- * NULL. n is at most 64. */
+ * NULL. n is at most the bits of a word. */
 struct bm_state_reg {
-	uint64_t (*read)(const struct bm_state_reg *r);
-	void (*write)(const struct bm_state_reg *r, uint64_t kit, uint64_t now);
+	uintptr_t (*read)(const struct bm_state_reg *r);
+	void (*write)(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now);
 	const char *reason;
 	uintptr_t arg;
-	uint64_t mask;
+	uintptr_t mask;
 };
 #define BM_STATE_REG(what, read, write, arg, mask)                                            \
 	{read, write, "changed " what " and did not put it back (restored)", arg, mask}
 #define BM_STATE_WORDS(n) (1 + (n))
-void bm_state_save(const struct bm_state_reg *regs, unsigned n, uint64_t *kit, uint64_t *copy);
-const char *bm_state_restore(const struct bm_state_reg *regs, unsigned n, const uint64_t *kit, const uint64_t *copy);
+void bm_state_save(const struct bm_state_reg *regs, unsigned n, uintptr_t *kit, uintptr_t *copy);
+const char *bm_state_restore(const struct bm_state_reg *regs, unsigned n, const uintptr_t *kit, const uintptr_t *copy);
 /* arch_state_save and arch_state_restore over an arch's static table regs[], with kit and copy. */
 #define BM_STATE_ARCH(regs)                                                                          \
-	_Static_assert(sizeof regs / sizeof *regs <= 64, "at most 64 entries (bm_state_save)");     \
-	static uint64_t bm_state_kit_[BM_STATE_WORDS(sizeof regs / sizeof *regs)],                   \
+	_Static_assert(sizeof regs / sizeof *regs <= 8 * sizeof(uintptr_t), "too many (bm_state_save)"); \
+	static uintptr_t bm_state_kit_[BM_STATE_WORDS(sizeof regs / sizeof *regs)],                   \
 		bm_state_copy_[BM_STATE_WORDS(sizeof regs / sizeof *regs)];                          \
 	void arch_state_save(void)                                                                   \
 	{                                                                                            \
