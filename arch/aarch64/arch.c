@@ -12,12 +12,6 @@
 /* 0 = PMCCNTR_EL0, 1 = CNTVCT_EL0; arch_snap_begin/end read it as TPIDRRO_EL0's ARCH_SNAP_CNTVCT. */
 static uint32_t arch_cycle_source;
 
-/* Set while the handler reports a fault, so a fault in the report stops instead of looping. A
- * magic value, not 1: a benchmark that wrote over .bss must not make every later fault look
- * nested (and halt without a word). */
-#define IN_TRAP 0x696e7472u
-static volatile uint32_t in_trap;
-
 /* Address of the semihosting HLT, so a board without a debugger halts quietly (semihost.S). */
 extern char arch_semihost_hlt[];
 /* Back to the harness's recovery point from the handler (vectors.S). */
@@ -139,7 +133,7 @@ uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far, uint
 	if (sync && ec == ESR_EC_UNKNOWN && elr == (uint64_t)(uintptr_t)arch_semihost_hlt)
 		halt_forever();
 	/* A trap while reporting a trap: the console or exit path is broken; stop here. */
-	if (in_trap == IN_TRAP)
+	if (bm_fatal_nested())
 		halt_forever();
 
 	/* The only interrupt the kit enables is the watchdog's. Aborts and alignment faults have
@@ -157,24 +151,12 @@ uint64_t arch_trap(uint64_t kind, uint64_t esr, uint64_t elr, uint64_t far, uint
 		          "it back on";
 	if (bm_fault_take(&f))
 		arch_recover_el1();
-	in_trap = IN_TRAP;
-
-	bm_out_str("\n*** TRAP: ");
-	bm_out_str(f.cause);
-	bm_out_str(" (ESR_EL1=0x");
-	bm_out_hex(esr, 8);
-	bm_out_str(" EC=0x");
-	bm_out_hex(ec, 2);
-	bm_out_str(") ELR_EL1=0x");
-	bm_out_hex(elr, 16);
-	bm_out_str(" FAR_EL1=0x");
-	bm_out_hex(far, 16);
-	bm_out_str("\n*** ");
-	bm_out_str(kind_names[KIND_TYPE(kind)]);
-	bm_out_str(" exception taken from ");
-	bm_out_str(source_names[KIND_SOURCE(kind)]);
-	bm_out_str("\n*** the run is aborted (exit status 3)\n");
-	bm_board_exit(BM_EXIT_TRAP);
+	const struct bm_fatal_reg regs[] = {
+		{" (ESR_EL1=0x", esr, 8}, {" EC=0x", ec, 2}, {") ELR_EL1=0x", elr, 16}, {" FAR_EL1=0x", far, 16},
+	};
+	bm_fatal_trap(f.cause, regs, sizeof regs / sizeof *regs,
+	              (const char *const[]){"\n*** ", kind_names[KIND_TYPE(kind)], " exception taken from ",
+	                                    source_names[KIND_SOURCE(kind)], 0});
 }
 
 const struct bm_exit arch_semihosting = {.name = "semihosting", .exit = arch_semihost_exit};

@@ -41,12 +41,12 @@ void arch_events_setup(struct bm_event *ev, unsigned n)
 	int enough = BM_EVENT_SLOTS + 1 <= (int)counters_n;
 	for (unsigned i = 0; i < n; i++) {
 		struct bm_event *e = &ev[i];
+		if (e->reason) /* (settled by core: an OS's event, or past the slots) */
+			continue;
 		unsigned k = 0;
 		while (k < sizeof table / sizeof *table && !bm_event_name_is(e->name, table[k].name))
 			k++;
 		char *why = bm_event_reason_buf(i), *p = why;
-		if ((e->reason = bm_event_os_reason(e->name)) != 0)
-			continue;
 		if (k == sizeof table / sizeof *table) {
 			e->reason = "PMUv3 has no common architectural event for it";
 			continue;
@@ -63,11 +63,9 @@ void arch_events_setup(struct bm_event *ev, unsigned n)
 			e->reason = why;
 			continue;
 		}
-		if ((int)i >= BM_EVENT_SLOTS || !enough) {
-			p = bm_append_str(p, (int)i >= BM_EVENT_SLOTS ? "more events than the snapshot's slots (BM_EVENT_SLOTS "
-			                                         : "fewer event counters than the kit's and the slots' (PMCR_EL0.N ");
-			p = bm_append_u64(p, (int)i >= BM_EVENT_SLOTS ? BM_EVENT_SLOTS : counters_n);
-			bm_append_str(p, ")");
+		if (!enough) {
+			p = bm_append_str(p, "fewer event counters than the kit's and the slots' (PMCR_EL0.N ");
+			bm_append_str(bm_append_u64(p, counters_n), ")");
 			e->reason = why;
 			continue;
 		}

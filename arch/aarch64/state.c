@@ -10,33 +10,11 @@
 /* PMCR_EL0's control bits the kit relies on (P and C only reset: they read 0). */
 #define PMCR_KIT_BITS (PMCR_CONTROL & ~(uint64_t)(PMCR_P | PMCR_C))
 
-#define R_VBAR 0
-#define R_SCTLR 1
-#define R_CPACR 2
-#define R_FPCR 3
-#define R_TCR 4
-#define R_TTBR0 5
-#define R_MAIR 6
-#define R_PMCR 7
-#define R_PMCNTEN 8
-#define R_PMUSERENR 9
-#define R_PMEVTYPER 10 /* the event slots' types (bm/events.h), 16 bits each, packed */
-#define N_REGS (10 + (BM_EVENT_SLOTS > 0))
-
-#define CHANGED(what) "changed " what " and did not put it back (restored)"
-static const char *const reasons[N_REGS] = {
-	CHANGED("the vector base (VBAR_EL1)"), CHANGED("the system control (SCTLR_EL1)"),
-	CHANGED("the FP/SIMD enable (CPACR_EL1)"), CHANGED("the FP control (FPCR: rounding mode, flush-to-zero)"),
-	CHANGED("the translation control (TCR_EL1)"), CHANGED("the translation table base (TTBR0_EL1)"),
-	CHANGED("the memory attributes (MAIR_EL1)"), CHANGED("the PMU control (PMCR_EL0)"),
-	CHANGED("the PMU counter enables (PMCNTENSET_EL0)"), CHANGED("the PMU's EL0 access (PMUSERENR_EL0)"),
-#if BM_EVENT_SLOTS
-	CHANGED("the events the PMU's event counters count (PMEVTYPER<n>_EL0)"),
-#endif
-};
+/* A system register's name can only be an immediate: one switch by r->arg for each direction. */
+enum { R_VBAR, R_SCTLR, R_CPACR, R_FPCR, R_TCR, R_TTBR0, R_MAIR, R_PMCR, R_PMCNTEN, R_PMUSERENR, R_PMEVTYPER };
 
 /* The event counters' types (event number and filter bits) of the slots, counters 1..: through
- * PMSELR_EL0, as arch/aarch64/events.c programs them. */
+ * PMSELR_EL0, as arch/aarch64/events.c programs them; 16 bits each, packed. */
 static uint64_t evtypes(int write, uint64_t v)
 {
 	uint64_t all = 0;
@@ -51,15 +29,9 @@ static uint64_t evtypes(int write, uint64_t v)
 	return all;
 }
 
-struct kit_state {
-	uint64_t reg[N_REGS];
-	uint64_t has_pmu;
-};
-static struct kit_state k, k_copy; /* (the copy sealed: bm/port.h, bm_state_seal) */
-
-static uint64_t read_reg(unsigned i)
+static uintptr_t read_reg(const struct bm_state_reg *r)
 {
-	switch (i) {
+	switch (r->arg) {
 	case R_VBAR: return arch_sysreg_read(vbar_el1);
 	case R_SCTLR: return arch_sysreg_read(sctlr_el1);
 	case R_CPACR: return arch_sysreg_read(cpacr_el1);
@@ -67,61 +39,54 @@ static uint64_t read_reg(unsigned i)
 	case R_TCR: return arch_sysreg_read(tcr_el1);
 	case R_TTBR0: return arch_sysreg_read(ttbr0_el1);
 	case R_MAIR: return arch_sysreg_read(mair_el1);
-	case R_PMCR: return arch_sysreg_read(pmcr_el0) & PMCR_KIT_BITS;
+	case R_PMCR: return arch_sysreg_read(pmcr_el0);
 	case R_PMCNTEN: return arch_sysreg_read(pmcntenset_el0);
 	case R_PMEVTYPER: return evtypes(0, 0);
 	default: return arch_sysreg_read(pmuserenr_el0);
 	}
 }
 
-/* Puts register i back to the kit's value (v: what it holds now). */
-static void write_reg(unsigned i, uint64_t v)
+/* Puts the register back to the kit's value (now: what it holds). */
+static void write_reg(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now)
 {
-	switch (i) {
-	case R_VBAR: arch_sysreg_write(vbar_el1, k.reg[i]); break;
-	case R_SCTLR: arch_sysreg_write(sctlr_el1, k.reg[i]); break;
-	case R_CPACR: arch_sysreg_write(cpacr_el1, k.reg[i]); break;
-	case R_FPCR: arch_sysreg_write(fpcr, k.reg[i]); break;
-	case R_TCR: arch_sysreg_write(tcr_el1, k.reg[i]); break;
-	case R_TTBR0: arch_sysreg_write(ttbr0_el1, k.reg[i]); break;
-	case R_MAIR: arch_sysreg_write(mair_el1, k.reg[i]); break;
-	case R_PMCR: arch_sysreg_write(pmcr_el0, (arch_sysreg_read(pmcr_el0) & ~PMCR_KIT_BITS) | k.reg[i]); break;
+	switch (r->arg) {
+	case R_VBAR: arch_sysreg_write(vbar_el1, kit); break;
+	case R_SCTLR: arch_sysreg_write(sctlr_el1, kit); break;
+	case R_CPACR: arch_sysreg_write(cpacr_el1, kit); break;
+	case R_FPCR: arch_sysreg_write(fpcr, kit); break;
+	case R_TCR: arch_sysreg_write(tcr_el1, kit); break;
+	case R_TTBR0: arch_sysreg_write(ttbr0_el1, kit); break;
+	case R_MAIR: arch_sysreg_write(mair_el1, kit); break;
+	case R_PMCR: arch_sysreg_write(pmcr_el0, (arch_sysreg_read(pmcr_el0) & ~PMCR_KIT_BITS) | kit); break;
 	case R_PMCNTEN:
-		arch_sysreg_write(pmcntenclr_el0, v & ~k.reg[i]);
-		arch_sysreg_write(pmcntenset_el0, k.reg[i]);
+		arch_sysreg_write(pmcntenclr_el0, now & ~kit);
+		arch_sysreg_write(pmcntenset_el0, kit);
 		break;
-	case R_PMEVTYPER: evtypes(1, k.reg[i]); break;
-	default: arch_sysreg_write(pmuserenr_el0, k.reg[i]); break;
+	case R_PMEVTYPER: evtypes(1, kit); break;
+	default: arch_sysreg_write(pmuserenr_el0, kit); break;
 	}
+	/* (the TLB's entries may come from the benchmark's translation set-up) */
+	__asm__ volatile("isb\n\ttlbi vmalle1\n\tdsb sy\n\tisb" : : : "memory");
 }
 
-void arch_state_save(void)
-{
-	uint64_t v = 0;
-	k.has_pmu = (uint64_t)BM_PROBE(v = arch_sysreg_read(pmcr_el0));
-	(void)v;
-	for (unsigned i = 0; i < N_REGS; i++)
-		k.reg[i] = i >= R_PMCR && !k.has_pmu ? 0 : read_reg(i);
-	bm_state_seal(&k, &k_copy, sizeof k);
-}
+#define SYSREG(what, id, mask) BM_STATE_REG(what, read_reg, write_reg, id, mask)
+#define ALL (~(uintptr_t)0)
+/* (CPACR before FPCR: FPCR cannot be read with FP/SIMD off. The PMU's where a hypervisor lets
+ * EL1 reach it: their reads trap otherwise.) */
+static const struct bm_state_reg regs[] = {
+	SYSREG("the vector base (VBAR_EL1)", R_VBAR, ALL),
+	SYSREG("the system control (SCTLR_EL1)", R_SCTLR, ALL),
+	SYSREG("the FP/SIMD enable (CPACR_EL1)", R_CPACR, ALL),
+	SYSREG("the FP control (FPCR: rounding mode, flush-to-zero)", R_FPCR, ALL),
+	SYSREG("the translation control (TCR_EL1)", R_TCR, ALL),
+	SYSREG("the translation table base (TTBR0_EL1)", R_TTBR0, ALL),
+	SYSREG("the memory attributes (MAIR_EL1)", R_MAIR, ALL),
+	SYSREG("the PMU control (PMCR_EL0)", R_PMCR, PMCR_KIT_BITS),
+	SYSREG("the PMU counter enables (PMCNTENSET_EL0)", R_PMCNTEN, ALL),
+	SYSREG("the PMU's EL0 access (PMUSERENR_EL0)", R_PMUSERENR, ALL),
+#if BM_EVENT_SLOTS
+	SYSREG("the events the PMU's event counters count (PMEVTYPER<n>_EL0)", R_PMEVTYPER, ALL),
+#endif
+};
 
-const char *arch_state_restore(void)
-{
-	const char *first = 0;
-	if (!bm_state_intact(&k, &k_copy, sizeof k))
-		return bm_state_lost;
-	/* (CPACR first: FPCR cannot be read with FP/SIMD off) */
-	for (unsigned i = 0; i < N_REGS; i++) {
-		if (i >= R_PMCR && !k.has_pmu)
-			break;
-		uint64_t v = read_reg(i);
-		if (v == k.reg[i])
-			continue;
-		first = first ? first : reasons[i];
-		write_reg(i, v);
-		arch_isb();
-	}
-	if (first)
-		__asm__ volatile("tlbi vmalle1\n\tdsb sy\n\tisb" : : : "memory");
-	return first;
-}
+BM_STATE_ARCH(regs)

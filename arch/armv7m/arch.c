@@ -27,7 +27,7 @@ _Static_assert(offsetof(struct arch_counter, timer) == 16, "arch_counter layout 
 _Static_assert(offsetof(struct arch_counter, timer_read) == 20, "arch_counter layout (arch.h asm)");
 
 static struct bm_kv facts[16]; /* the last stays {0, 0} */
-static char cpu_buf[64], systick_buf[128], wrap_buf[224];
+static char cpu_buf[64];
 
 static struct arch_info info = {
 	.isa =
@@ -70,13 +70,6 @@ static struct arch_info info = {
 static void add_fact(const char *key, const char *value)
 {
 	bm_kv_add(facts, sizeof facts / sizeof facts[0], key, value);
-}
-
-/* ~10^4 instructions: many ticks of SysTick and of any DWT counter. */
-static void spin(void)
-{
-	for (volatile uint32_t i = 0; i < 2000u; i++)
-		;
 }
 
 static const char *core_name(uint32_t cpuid)
@@ -183,141 +176,6 @@ static int dwt_probe(const char **what)
 #endif
 }
 
-/* Starts SysTick: 24-bit period, the processor clock, the wrap interrupt at the lowest
- * priority. 1 when it counts. */
-static int systick_start(void)
-{
-	uint32_t csr = 0;
-	if (!BM_PROBE(REG(SYST_CSR) = 0))
-		return 0;
-	REG(SYST_CVR) = 0;
-	systick_configure();
-	csr = REG(SYST_CSR);
-	if (!(csr & SYST_CSR_ENABLE))
-		return 0; /* RAZ/WI: not implemented */
-	uint32_t v0 = REG(SYST_CVR);
-	spin();
-	uint32_t v1 = REG(SYST_CVR);
-	if (v1 == v0) {
-		REG(SYST_CSR) = 0;
-		return 0;
-	}
-	char *p = bm_append_str(systick_buf, (csr & SYST_CSR_CLKSOURCE) ? "counts the processor clock (CLKSOURCE=1)"
-	                                                                : "counts the reference clock (CLKSOURCE=0)");
-	bm_append_str(p, "; 24 bits, extended to 64 by its wrap interrupt every 2^24 ticks");
-	return 1;
-}
-
-/* Restarts SysTick's count with a first period of `first` ticks: a write to CVR clears it, and
- * it reloads RVR (= first) at the next tick without a wrap; RVR then goes back to the full 24
- * bits, used from the next reload on. The extended count jumps here, so the last reading is
- * forgotten. */
-static void systick_restart(uint32_t first)
-{
-	REG(SYST_RVR) = first;
-	REG(SYST_CVR) = 0;
-	for (unsigned i = 0; i < 100000u && REG(SYST_CVR) == 0; i++)
-		;
-	REG(SYST_RVR) = SYST_PERIOD - 1;
-	barrier();
-	arch_counter.last_lo = 0;
-	arch_counter.last_hi = 0;
-	barrier();
-}
-
-/* Waits until SysTick is at most `ticks_left` ticks before its wrap (bounded). */
-static void systick_wait_until(uint32_t ticks_left)
-{
-	for (unsigned i = 0; i < 1000000u && REG(SYST_CVR) > ticks_left; i++)
-		;
-}
-
-static uint64_t timed_known_loop(uint64_t *begin)
-{
-	struct arch_snap a, b;
-	arch_snap_begin(&a);
-	arch_known_loop();
-	arch_snap_end(&b);
-	*begin = a.cycles;
-	return b.cycles - a.cycles;
-}
-
-/* The extension across forced wraps, through the snapshots themselves: a fixed region (the
- * known loop) measured far from a wrap (the reference), then once for every tick from 1 to 2x
- * the region's length before a wrap (~110 runs on MPS2; at least 64, at most 1000), so the wrap
- * falls at every tick in and around the region, inside the snapshots too: once per position is
- * enough, as every figure repeats. A lost or doubled wrap shows as an error of 2^24 ticks;
- * otherwise a wrap adds only its interrupt's time. Then once with interrupts masked, so a reading sees the
- * wrap pended but not yet taken. Under QEMU icount every figure repeats exactly. */
-static int systick_wrap_test(void)
-{
-	uint32_t saved = arch_counter.source;
-	arch_counter.source = ARCH_SRC_SYSTICK;
-	barrier();
-	uint64_t begin, ref_min = UINT64_MAX, ref_max = 0;
-	for (unsigned i = 0; i < 64; i++) {
-		systick_restart(SYST_PERIOD - 1);
-		systick_wait_until(SYST_PERIOD - 2 - i % 16); /* starting at every phase of a tick */
-		uint64_t d = timed_known_loop(&begin);
-		ref_min = d < ref_min ? d : ref_min;
-		ref_max = d > ref_max ? d : ref_max;
-	}
-	/* Far enough from the restart that RVR is back at 2^24 before the wrap. */
-	uint32_t span = (uint32_t)(2 * ref_max + 8), lead = span + 256;
-	uint32_t runs = span < 64 ? 64 : span > 1000 ? 1000 : span;
-	uint64_t d_min = UINT64_MAX, d_max = 0;
-	unsigned inside = 0, bad = 0;
-	for (unsigned i = 0; i < runs; i++) {
-		systick_restart(lead);
-		uint32_t w0 = arch_counter.wraps;
-		systick_wait_until(1 + i * span / runs);
-		uint64_t d = timed_known_loop(&begin);
-		if (((begin + d) >> SYST_BITS) != (begin >> SYST_BITS))
-			inside++;
-		/* The wrap's interrupt must run (once) before the next restart. */
-		unsigned n = 0;
-		while (arch_counter.wraps == w0 && ++n < 1000000u)
-			;
-		if (arch_counter.wraps != w0 + 1 || d > ref_max + SYST_PERIOD / 2 || d + SYST_PERIOD / 2 < ref_min)
-			bad++;
-		d_min = d < d_min ? d : d_min;
-		d_max = d > d_max ? d : d_max;
-	}
-	/* Masked: the wrap is pended while the snapshot reads; it must count, once. */
-	struct arch_snap a, b, c;
-	systick_restart(lead);
-	systick_wait_until(8);
-	__asm__ volatile("cpsid i" : : : "memory");
-	arch_snap_begin(&a);
-	for (unsigned i = 0; i < 100000u && REG(SYST_CVR) <= lead; i++)
-		;
-	arch_snap_end(&b);
-	__asm__ volatile("cpsie i\n\tisb" : : : "memory");
-	arch_snap_end(&c);
-	int masked_ok = b.cycles > a.cycles && b.cycles - a.cycles < SYST_PERIOD / 2 && c.cycles >= b.cycles &&
-	                c.cycles - b.cycles < SYST_PERIOD / 2;
-
-	barrier();
-	arch_counter.source = saved;
-	char *p = bm_append_str(wrap_buf, bad || !masked_ok ? "FAILED: " : "ok: ");
-	p = bm_append_u64(p, runs);
-	p = bm_append_str(p, " forced wraps (");
-	p = bm_append_u64(p, inside);
-	p = bm_append_str(p, " inside the timed region): deltas ");
-	p = bm_append_u64(p, d_min);
-	p = bm_append_str(p, "..");
-	p = bm_append_u64(p, d_max);
-	p = bm_append_str(p, " ticks vs ");
-	p = bm_append_u64(p, ref_min);
-	p = bm_append_str(p, "..");
-	p = bm_append_u64(p, ref_max);
-	p = bm_append_str(p, " without a wrap; ");
-	p = bm_append_u64(p, bad);
-	p = bm_append_str(p, " miscounted; a masked wrap ");
-	bm_append_str(p, masked_ok ? "counted once" : "MISCOUNTED");
-	return !bad && masked_ok;
-}
-
 void arch_init(void)
 {
 	uint32_t cpuid = REG(SCB_CPUID);
@@ -355,13 +213,14 @@ void arch_init(void)
 	const char *dwt_what;
 	int dwt = dwt_probe(&dwt_what);
 	add_fact("dwt_cyccnt", dwt_what);
-	arch_systick_present = systick_start();
-	add_fact("systick", arch_systick_present ? systick_buf : "absent (does not count)");
+	const char *what;
+	arch_systick_present = arch_systick_start(&what);
+	add_fact("systick", arch_systick_present ? what : "absent (does not count)");
 	add_fact("instret", "not counted: Cortex-M has no instructions-retired counter");
 
 	if (arch_systick_present) {
-		int ok = systick_wrap_test();
-		add_fact("systick_wrap_test", wrap_buf);
+		int ok = arch_systick_wrap_test(&what);
+		add_fact("systick_wrap_test", what);
 		if (!ok)
 			bm_config_error("the SysTick extension lost or doubled a wrap (see systick_wrap_test)");
 	}

@@ -25,8 +25,7 @@ void arch_events_setup(struct bm_event *ev, unsigned n)
 		why = "no DWT counter counts it (the DWT's are 8-bit CPI, exception, sleep, LSU and fold cycle "
 		      "counters) and there is no PMU";
 #endif
-	for (unsigned i = 0; i < n; i++) {
-		const char *os = bm_event_os_reason(ev[i].name);
-		ev[i].reason = os ? os : why;
-	}
+	for (unsigned i = 0; i < n; i++)
+		if (!ev[i].reason) /* (settled by core: an OS's event) */
+			ev[i].reason = why;
 }

@@ -31,6 +31,13 @@ extern char __stack_guard_size[], __flash_origin[], __flash_limit[];
 
 #define barrier() __asm__ volatile("" : : : "memory")
 
+/* ~10^4 instructions: many ticks of SysTick and of any DWT counter. */
+static inline void spin(void)
+{
+	for (volatile uint32_t i = 0; i < 2000u; i++)
+		;
+}
+
 /* The hardware's exception frame. */
 struct frame {
 	uint32_t r0, r1, r2, r3, r12, lr, pc, xpsr;
@@ -51,6 +58,11 @@ static inline int pc_in_code(uint32_t pc)
 
 /* 1 when SysTick counts (arch_init's probe, arch.c). */
 extern int arch_systick_present;
+/* SysTick started as the kit has it: 1 when it counts, *what saying from which clock. */
+int arch_systick_start(const char **what);
+/* The 64-bit extension across forced wraps, through the snapshots: 1 when every wrap counted
+ * once, *what giving the figures. */
+int arch_systick_wrap_test(const char **what);
 
 /* The watchdog: a deadline the SysTick wrap interrupt checks (trap.c). armed holds a magic
  * value, so a benchmark that wrote over .bss does not arm it. */

@@ -8,75 +8,52 @@
 #define SHCSR_KIT_BITS (SCB_SHCSR_MEMFAULTENA | SCB_SHCSR_BUSFAULTENA | SCB_SHCSR_USGFAULTENA)
 #define FPSCR_CONTROL 0x07c00000u /* AHP, DN, FZ, RMode (26:22); the rest are flags */
 
-#define CHANGED(what) "changed " what " and did not put it back (restored)"
-
-struct reg {
-	const char *reason;
-	uint32_t addr, mask;
-};
-
-static const struct reg regs[] = {
-	{CHANGED("SysTick's control (SYST_CSR)"), SYST_CSR, SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE},
-	{CHANGED("SysTick's period (SYST_RVR)"), SYST_RVR, 0xffffffu},
-#if MAINLINE
-	{CHANGED("the vector table (VTOR)"), SCB_VTOR, 0xffffffffu},
-	{CHANGED("the fault enables (SHCSR)"), SCB_SHCSR, SHCSR_KIT_BITS},
-	{CHANGED("the configuration and traps (CCR)"), SCB_CCR, 0xffffffffu},
-	{CHANGED("the MPU's control (MPU_CTRL)"), MPU_CTRL, 0xffffffffu},
-#endif
-#if defined(__ARM_FP)
-	{CHANGED("the FPU's enable (CPACR)"), SCB_CPACR, CPACR_FP_FULL},
-#endif
-};
-#define N_REGS (sizeof regs / sizeof regs[0])
-
-struct kit_state {
-	uint32_t reg[N_REGS];
-	uint32_t fpscr;
-};
-static struct kit_state k, k_copy; /* (the copy sealed: bm/port.h, bm_state_seal) */
-#if defined(__ARM_FP)
-
-static uint32_t fpscr_now(void)
+/* A memory-mapped register at r->arg: the kit's bits (mask) put back, the others kept. */
+static uintptr_t mmio_get(const struct bm_state_reg *r)
 {
+	return REG(r->arg);
+}
+
+static void mmio_put(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now)
+{
+	(void)now;
+	REG(r->arg) = (REG(r->arg) & ~(uint32_t)r->mask) | (uint32_t)kit;
+	__asm__ volatile("dsb\n\tisb" : : : "memory");
+}
+#if defined(__ARM_FP)
+
+static uintptr_t fpscr_get(const struct bm_state_reg *r)
+{
+	(void)r;
 	uint32_t v;
 	__asm__ volatile("vmrs %0, fpscr" : "=r"(v));
-	return v & FPSCR_CONTROL;
+	return v;
+}
+
+static void fpscr_put(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now)
+{
+	(void)now;
+	uint32_t all = (uint32_t)fpscr_get(r);
+	all = (all & ~FPSCR_CONTROL) | (uint32_t)kit;
+	__asm__ volatile("vmsr fpscr, %0" : : "r"(all));
 }
 #endif
 
-void arch_state_save(void)
-{
-	for (unsigned i = 0; i < N_REGS; i++)
-		k.reg[i] = REG(regs[i].addr) & regs[i].mask;
-#if defined(__ARM_FP)
-	k.fpscr = fpscr_now();
+#define MMIO(what, addr, mask) BM_STATE_REG(what, mmio_get, mmio_put, addr, mask)
+/* (in this order: the FPU's enable before FPSCR, which cannot be read with the FPU off) */
+static const struct bm_state_reg regs[] = {
+	MMIO("SysTick's control (SYST_CSR)", SYST_CSR, SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE),
+	MMIO("SysTick's period (SYST_RVR)", SYST_RVR, 0xffffffu),
+#if MAINLINE
+	MMIO("the vector table (VTOR)", SCB_VTOR, 0xffffffffu),
+	MMIO("the fault enables (SHCSR)", SCB_SHCSR, SHCSR_KIT_BITS),
+	MMIO("the configuration and traps (CCR)", SCB_CCR, 0xffffffffu),
+	MMIO("the MPU's control (MPU_CTRL)", MPU_CTRL, 0xffffffffu),
 #endif
-	bm_state_seal(&k, &k_copy, sizeof k);
-}
+#if defined(__ARM_FP)
+	MMIO("the FPU's enable (CPACR)", SCB_CPACR, CPACR_FP_FULL),
+	BM_STATE_REG("the FP control (FPSCR: rounding mode, flush-to-zero)", fpscr_get, fpscr_put, 0, FPSCR_CONTROL),
+#endif
+};
 
-const char *arch_state_restore(void)
-{
-	const char *first = 0;
-	if (!bm_state_intact(&k, &k_copy, sizeof k))
-		return bm_state_lost;
-	/* (in this order: the FPU's enable before FPSCR, which cannot be read with the FPU off) */
-	for (unsigned i = 0; i < N_REGS; i++) {
-		uint32_t v = REG(regs[i].addr) & regs[i].mask;
-		if (v == k.reg[i])
-			continue;
-		first = first ? first : regs[i].reason;
-		REG(regs[i].addr) = (REG(regs[i].addr) & ~regs[i].mask) | k.reg[i];
-		__asm__ volatile("dsb\n\tisb" : : : "memory");
-	}
-#if defined(__ARM_FP)
-	if (fpscr_now() != k.fpscr) {
-		first = first ? first : CHANGED("the FP control (FPSCR: rounding mode, flush-to-zero)");
-		uint32_t all;
-		__asm__ volatile("vmrs %0, fpscr" : "=r"(all));
-		all = (all & ~FPSCR_CONTROL) | k.fpscr;
-		__asm__ volatile("vmsr fpscr, %0" : : "r"(all));
-	}
-#endif
-	return first;
-}
+BM_STATE_ARCH(regs)

@@ -5,7 +5,6 @@
  * (fault_decode.h, v6m_decode.h) and the run ends. */
 #include <stdint.h>
 
-#include "bm/out.h"
 #include "bm/port.h"
 #include "fault_decode.h"
 #include "internal.h"
@@ -31,10 +30,6 @@ static void halt_forever(void)
 		__asm__ volatile("wfi");
 }
 
-/* Set while a fault is reported, so a fault in the report stops instead of looping. A magic
- * value, not 1: a benchmark that wrote over .bss must not make every later fault look nested. */
-#define IN_TRAP 0x696e7472u
-static volatile uint32_t in_trap;
 /* Trap recovery returns to Thread mode through a fresh frame here, never on the faulting stack
  * (which may be the overflowed one); bm_recover() then switches to the harness's own. */
 static uint64_t recover_stack[32];
@@ -55,30 +50,28 @@ static uint32_t insn_bytes(uint32_t pc)
 	return (hw >> 11) >= 0x1d ? 4 : 2;
 }
 
-static void report(const struct bm_fault *f, uint32_t cfsr, uint32_t hfsr, uint32_t exc_return)
+/* The report's registers: the fault status (mainline), pc, the fault address where the core
+ * latched one, sp, and whether the kit's own code (a handler) faulted. */
+static __attribute__((noreturn)) void report(const struct bm_fault *f, uint32_t cfsr, uint32_t hfsr,
+                                             uint32_t exc_return)
 {
-	bm_out_str("\n*** TRAP: ");
-	bm_out_str(f->cause);
+	struct bm_fatal_reg regs[5];
+	unsigned n = 0;
 #if MAINLINE
-	bm_out_str(" (CFSR=0x");
-	bm_out_hex(cfsr, 8);
-	bm_out_str(" HFSR=0x");
-	bm_out_hex(hfsr, 8);
-	bm_out_str(")");
+	regs[n++] = (struct bm_fatal_reg){" (CFSR=0x", cfsr, 8};
+	regs[n++] = (struct bm_fatal_reg){" HFSR=0x", hfsr, 8};
+	regs[n++] = (struct bm_fatal_reg){") pc=0x", f->pc, 8};
 #else
 	(void)cfsr;
 	(void)hfsr;
+	regs[n++] = (struct bm_fatal_reg){" pc=0x", f->pc, 8};
 #endif
-	bm_out_str(" pc=0x");
-	bm_out_hex(f->pc, 8);
-	if (f->has_addr) {
-		bm_out_str(" addr=0x");
-		bm_out_hex(f->addr, 8);
-	}
-	bm_out_str(" sp=0x");
-	bm_out_hex(f->sp, 8);
-	bm_out_str((exc_return & EXC_RETURN_THREAD) ? " (from Thread mode)" : " (from Handler mode)");
-	bm_out_str("\n*** the run is aborted (exit status 3)\n");
+	if (f->has_addr)
+		regs[n++] = (struct bm_fatal_reg){" addr=0x", f->addr, 8};
+	regs[n++] = (struct bm_fatal_reg){" sp=0x", f->sp, 8};
+	bm_fatal_trap(f->cause, regs, n,
+	              (const char *const[]){(exc_return & EXC_RETURN_THREAD) ? " (from Thread mode)" : " (from Handler mode)",
+	                                    0});
 }
 
 /* Back to Thread mode on a fresh frame whose PC is the trampoline (start.S), which calls
@@ -109,13 +102,11 @@ static uint32_t fault(struct bm_fault *f, uint32_t cfsr, uint32_t hfsr, uint32_t
 #if MAINLINE
 	base = base && (REG(SCB_ICSR) & SCB_ICSR_RETTOBASE);
 #endif
-	if (in_trap == IN_TRAP)
+	if (bm_fatal_nested())
 		halt_forever(); /* a fault while reporting one: the console or exit path is broken */
 	if (base && bm_fault_take(f))
 		return recover(exc_return);
-	in_trap = IN_TRAP;
 	report(f, cfsr, hfsr, exc_return);
-	bm_board_exit(BM_EXIT_TRAP);
 }
 
 /* The watchdog's deadline passed (at a SysTick wrap): the running benchmark is stopped. */

@@ -7,7 +7,10 @@ set(BM_ARCH_SOURCES ${CMAKE_CURRENT_LIST_DIR}/arch.c)
 foreach(f traps main cli perf events stack state)
   list(APPEND BM_ARCH_SOURCES ${CMAKE_CURRENT_LIST_DIR}/../hosted/${f}.c)
 endforeach()
-set(BM_ARCH_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/include ${CMAKE_CURRENT_LIST_DIR}/../hosted/include)
+# The bare-metal arch's readers and test hooks (arch/x86.h, arch/test.h) by include path, after this
+# arch's own (whose arch/arch.h is the one found).
+set(BM_ARCH_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/include ${CMAKE_CURRENT_LIST_DIR}/../hosted/include
+    ${CMAKE_CURRENT_LIST_DIR}/../x86_64/include)
 set(BM_ARCH_FLAGS -D_GNU_SOURCE)
 set(BM_ARCH_LINK_FLAGS)
 macro(bm_arch_link_cpu_flags out)

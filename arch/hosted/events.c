@@ -11,7 +11,6 @@
 
 #include "arch/arch.h" /* (arch/hosted_events.h) */
 #include "bm/events.h"
-#include "bm/out.h"
 #include "bm/port.h"
 #include "runtime.h"
 
@@ -113,12 +112,15 @@ static int read_group(uint64_t *v)
 	return 1;
 }
 
-/* Opens the group for events 0..n-1 (hardware ones only when hw), each a counted event or a reason. */
-static void open_group(struct bm_event *ev, unsigned n, int exclude_kernel, int paranoid, int hw)
+/* Opens the group for events 0..n-1 (hardware ones only when hw), each a counted event or a reason;
+ * those core settled (bit i of `settled`) stay as they are. */
+static void open_group(struct bm_event *ev, unsigned n, unsigned settled, int exclude_kernel, int paranoid, int hw)
 {
 	close_group();
 	for (unsigned i = 0; i < n; i++) {
 		struct bm_event *e = &ev[i];
+		if (settled >> i & 1)
+			continue;
 		char *why = bm_event_reason_buf(i);
 		unsigned k = 0;
 		while (k < N_TABLE && !bm_event_name_is(e->name, table[k].name))
@@ -141,12 +143,6 @@ static void open_group(struct bm_event *ev, unsigned n, int exclude_kernel, int 
 		if (exclude_kernel && table[k].kernel_only) {
 			snprintf(why, BM_EVENT_REASON_BYTES,
 			         "counted in kernel mode, and kernel.perf_event_paranoid=%d allows user mode only", paranoid);
-			e->reason = why;
-			continue;
-		}
-		if ((int)i >= BM_EVENT_SLOTS) {
-			snprintf(why, BM_EVENT_REASON_BYTES, "more events than the snapshot's slots (BM_EVENT_SLOTS %d)",
-			         BM_EVENT_SLOTS);
 			e->reason = why;
 			continue;
 		}
@@ -180,7 +176,10 @@ void arch_events_setup(struct bm_event *ev, unsigned n)
 	int exclude_kernel = f < 0 && (errno == EACCES || errno == EPERM);
 	if (f >= 0)
 		close(f);
-	open_group(ev, n, exclude_kernel, paranoid, 1);
+	unsigned settled = 0; /* (by core: past the snapshot's slots) */
+	for (unsigned i = 0; i < n; i++)
+		settled |= (unsigned)(ev[i].reason != 0) << i;
+	open_group(ev, n, settled, exclude_kernel, paranoid, 1);
 	uint64_t v[BM_EVENTS_MAX];
 	int held = 1;
 	if (n_fd) {
@@ -188,7 +187,7 @@ void arch_events_setup(struct bm_event *ev, unsigned n)
 		held = read_group(v);
 	}
 	if (!held) { /* the PMU could not hold the hardware events with the others: software ones only */
-		open_group(ev, n, exclude_kernel, paranoid, 0);
+		open_group(ev, n, settled, exclude_kernel, paranoid, 0);
 		if (n_fd)
 			ioctl(fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 	}
@@ -207,9 +206,9 @@ void arch_host_events_read(uint64_t *slots)
 	for (int i = 0; i < BM_EVENT_SLOTS; i++)
 		slots[i] = 0;
 	if (!read_group(v)) {
-		bm_out_str("\n*** the perf_event_open group could not be read (the PMU dropped it, or its descriptor was "
-		           "closed): no event figure can be trusted\n*** the run is aborted (exit status 3)\n");
-		bm_board_exit(BM_EXIT_TRAP);
+		bm_fatal_abort((const char *const[]){"the perf_event_open group could not be read (the PMU dropped it, or its "
+		                                      "descriptor was closed): no event figure can be trusted",
+		                                      0});
 	}
 	for (unsigned j = 0; j < n_fd; j++)
 		slots[slot_of[j]] = v[j];

@@ -5,20 +5,21 @@
 
 #include "arch/hosted.h"
 
-static int kit_round, kit_round_copy; /* (the copy sealed: bm/port.h, bm_state_seal) */
-
-void arch_state_save(void)
+static uintptr_t round_get(const struct bm_state_reg *r)
 {
-	kit_round = fegetround();
-	bm_state_seal(&kit_round, &kit_round_copy, sizeof kit_round);
+	(void)r;
+	return (uintptr_t)(unsigned)fegetround();
 }
 
-const char *arch_state_restore(void)
+static void round_put(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now)
 {
-	if (!bm_state_intact(&kit_round, &kit_round_copy, sizeof kit_round))
-		return bm_state_lost;
-	if (fegetround() == kit_round)
-		return 0;
-	fesetround(kit_round);
-	return "changed the FP rounding mode (fesetround) and did not put it back (restored)";
+	(void)r;
+	(void)now;
+	fesetround((int)(unsigned)kit);
 }
+
+static const struct bm_state_reg regs[] = {
+	BM_STATE_REG("the FP rounding mode (fesetround)", round_get, round_put, 0, 0xffffffffu),
+};
+
+BM_STATE_ARCH(regs)

@@ -9,7 +9,6 @@
 #include <sys/time.h>
 
 #include "arch/hosted.h"
-#include "bm/out.h"
 #include "bm/port.h"
 
 static const char *signal_name(int sig)
@@ -42,14 +41,8 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
 		bm_recover();
 	if (sig == SIGALRM)
 		return; /* an alarm outside any benchmark: nothing to end */
-	bm_out_str("\n*** TRAP: ");
-	bm_out_str(f.cause);
-	bm_out_str(" at 0x");
-	bm_out_hex(f.pc, 16);
-	bm_out_str(" (si_addr 0x");
-	bm_out_hex(f.addr, 16);
-	bm_out_str(")\n*** the run is aborted (exit status 3)\n");
-	bm_board_exit(BM_EXIT_TRAP);
+	const struct bm_fatal_reg regs[] = {{" at 0x", f.pc, 16}, {" (si_addr 0x", f.addr, 16}};
+	bm_fatal_trap(f.cause, regs, 2, (const char *const[]){")", 0});
 }
 
 /* The kit ends a run with _exit (the board's exit device): a handler registered with atexit runs
@@ -58,8 +51,7 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
  * benchmark that was running), rather than ending with the benchmark's status, results unsaid. */
 static void on_exit_call(void)
 {
-	bm_out_str("\n*** exit() was called (by the benchmark that was running): the run is aborted (exit status 3)\n");
-	bm_board_exit(BM_EXIT_TRAP);
+	bm_fatal_abort((const char *const[]){"exit() was called (by the benchmark that was running)", 0});
 }
 
 void arch_host_install_traps(void)

@@ -5,7 +5,6 @@
 
 #include "arch/devices.h"
 #include "arch/riscv.h"
-#include "bm/out.h"
 #include "bm/port.h"
 
 #if __riscv_xlen == 64
@@ -13,12 +12,6 @@
 #else
 #define ARCH_ISA_XLEN "rv32"
 #endif
-
-/* Set while the handler reports a fault, so a fault in the report stops instead of looping. A
- * magic value, not 1: a benchmark that wrote over .bss must not make every later fault look
- * nested (and halt without a word). */
-#define IN_TRAP 0x696e7472u
-static volatile uint32_t in_trap;
 
 /* Address of the semihosting ebreak, so a board without a debugger halts quietly (see semihost.S). */
 extern char arch_semihost_ebreak[];
@@ -84,7 +77,7 @@ unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long 
 	if (mcause == EXC_BREAKPOINT && mepc == (unsigned long)arch_semihost_ebreak)
 		halt_forever();
 	/* A trap while reporting a trap: the console or exit path is broken; stop here. */
-	if (in_trap == IN_TRAP)
+	if (bm_fatal_nested())
 		halt_forever();
 
 	const char *what = "unknown cause";
@@ -106,17 +99,11 @@ unsigned long arch_trap(unsigned long mcause, unsigned long mepc, unsigned long 
 		arch_mscratch_write((unsigned long)__trap_stack_top);
 		bm_recover();
 	}
-	in_trap = IN_TRAP;
-	bm_out_str("\n*** TRAP: ");
-	bm_out_str(what);
-	bm_out_str(" (mcause=0x");
-	bm_out_hex(mcause, __riscv_xlen / 4);
-	bm_out_str(") mepc=0x");
-	bm_out_hex(mepc, __riscv_xlen / 4);
-	bm_out_str(" mtval=0x");
-	bm_out_hex(mtval, __riscv_xlen / 4);
-	bm_out_str("\n*** the run is aborted (exit status 3)\n");
-	bm_board_exit(BM_EXIT_TRAP);
+	const struct bm_fatal_reg regs[] = {
+		{" (mcause=0x", mcause, __riscv_xlen / 4}, {") mepc=0x", mepc, __riscv_xlen / 4},
+		{" mtval=0x", mtval, __riscv_xlen / 4},
+	};
+	bm_fatal_trap(what, regs, sizeof regs / sizeof *regs, 0);
 }
 
 const struct bm_exit arch_semihosting = {.name = "semihosting", .exit = arch_semihost_exit};

@@ -84,22 +84,16 @@ void arch_events_setup(struct bm_event *ev, unsigned n)
 	}
 	for (unsigned i = 0; i < n; i++) {
 		struct bm_event *e = &ev[i];
+		if (e->reason) /* (settled by core: an OS's event, or past the slots) */
+			continue;
 		char *why = bm_event_reason_buf(i), *p = why;
 		unsigned long code = board_code(e->name);
-		if ((e->reason = bm_event_os_reason(e->name)) != 0)
-			continue;
 		if (!hpm_ok) {
 			e->reason = have ? few : "mhpmcounter3 is an illegal instruction: this core implements no hpm counters";
 			continue;
 		}
 		if (!code) {
 			e->reason = "the board's data gives no mhpmevent encoding for it (BM_EVENT_CODES in its board.cmake)";
-			continue;
-		}
-		if ((int)i >= BM_EVENT_SLOTS) {
-			p = bm_append_str(p, "more events than the snapshot's slots (BM_EVENT_SLOTS ");
-			bm_append_str(bm_append_u64(p, BM_EVENT_SLOTS), ")");
-			e->reason = why;
 			continue;
 		}
 		if (!BM_PROBE(hpm(i, 1, code, &back)) || back != code) {

@@ -3,13 +3,8 @@
  * The magic sequence must be uncompressed and must not straddle a page, hence norvc and
  * alignment. Under QEMU it needs -semihosting; on a board without a debugger the ebreak traps
  * and arch_trap() recognises this address and halts quietly. */
-#if __riscv_xlen == 64
-#define REG_S sd
-#define REGBYTES 8
-#else
-#define REG_S sw
-#define REGBYTES 4
-#endif
+#include "arch/riscv.h" /* REG_S, REGBYTES */
+
 	.section .text.semihost, "ax", @progbits
 	.balign 16
 	.globl arch_semihost_exit

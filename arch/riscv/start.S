@@ -1,14 +1,6 @@
 /* RISC-V M-mode entry: one hart runs, the others park. Sets the trap vector and its own
  * stack (mscratch), the main stack, then hands over to core's C start (bm_crt_start). */
-#if __riscv_xlen == 64
-#define REG_S sd
-#define REG_L ld
-#define REGBYTES 8
-#else
-#define REG_S sw
-#define REG_L lw
-#define REGBYTES 4
-#endif
+#include "arch/riscv.h" /* REG_S, REG_L, REGBYTES */
 
 	.section .text.entry, "ax", @progbits
 	.globl _start

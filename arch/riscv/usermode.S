@@ -3,19 +3,7 @@
  * [the stack's bottom, top) and entry 6 the user region (arch.c, pmp_user). It comes back with an
  * ecall (arch_user_exit), which the trap handler turns into a return from arch_user_call. */
 #include "arch/ecall.h"
-
-#if __riscv_xlen == 64
-#define REG_S sd
-#define REG_L ld
-#define REGBYTES 8
-#else
-#define REG_S sw
-#define REG_L lw
-#define REGBYTES 4
-#endif
-#define MSTATUS_MIE 0x8
-#define MSTATUS_MPIE 0x80
-#define MSTATUS_MPP 0x1800
+#include "arch/riscv.h" /* MSTATUS_*, REG_S, REG_L, REGBYTES */
 
 	.section .text, "ax", @progbits
 /* uintptr_t arch_user_call(fn, a0, a1, top): the kit's callee-saved registers, stack pointer,

@@ -55,15 +55,6 @@ struct trap_frame {
 	uint64_t vector, error, rip, cs, rflags, rsp, ss;
 };
 
-/* Set while the handler reports a fault, so a fault in the report stops instead of looping. A
- * magic value, not 1: a benchmark that wrote over .bss must not make every later fault look
- * nested (and halt without a word). */
-#define IN_TRAP 0x696e7472u
-static volatile uint32_t in_trap;
-
-#define VECTOR_WATCHDOG X86_VEC_FIRST_IRQ
-#define VECTOR_SPURIOUS 0xffu
-
 void arch_x86_trap(const struct trap_frame *f, uint64_t cr0) __attribute__((noreturn, used));
 void arch_x86_trap(const struct trap_frame *f, uint64_t cr0)
 {
@@ -73,10 +64,10 @@ void arch_x86_trap(const struct trap_frame *f, uint64_t cr0)
 	/* Every vector runs on the trap stack (IST1), so even a fault of an exhausted stack gets
 	 * here; the only interrupt the kit enables is the watchdog's. */
 	struct bm_fault flt = {
-		.kind = f->vector == VECTOR_WATCHDOG ? BM_FAULT_TIMEOUT : BM_FAULT_TRAP,
+		.kind = f->vector == X86_VEC_WATCHDOG ? BM_FAULT_TIMEOUT : BM_FAULT_TRAP,
 		.has_addr = f->vector == X86_VEC_PAGE_FAULT,
 		.cause = f->vector < X86_VEC_FIRST_IRQ  ? vector_names[f->vector]
-		         : f->vector == VECTOR_WATCHDOG ? "watchdog (LAPIC timer, vector 32)"
+		         : f->vector == X86_VEC_WATCHDOG ? "watchdog (LAPIC timer, vector 32)"
 		                                        : "unexpected interrupt",
 		.code = f->vector << 32 | (f->error & 0xffffffffu),
 		.pc = f->rip, .addr = cr2, .sp = f->rsp,
@@ -87,26 +78,14 @@ void arch_x86_trap(const struct trap_frame *f, uint64_t cr0)
 	if (bm_fault_take(&flt))
 		bm_recover(); /* CPL 0 throughout, IF off: nothing else to put back */
 	/* A fault while reporting one: the console or exit path is broken; stop here. */
-	if (in_trap == IN_TRAP)
+	if (bm_fatal_nested())
 		for (;;)
 			__asm__ volatile("cli; hlt");
-	in_trap = IN_TRAP;
-	bm_out_str("\n*** TRAP: ");
-	bm_out_str(flt.cause);
-	bm_out_str(" (vector ");
-	bm_out_u64(f->vector);
-	bm_out_str(") error=0x");
-	bm_out_hex(f->error, 8);
-	bm_out_str(" rip=0x");
-	bm_out_hex(f->rip, 16);
-	bm_out_str(" rsp=0x");
-	bm_out_hex(f->rsp, 16);
-	if (f->vector == X86_VEC_PAGE_FAULT) {
-		bm_out_str(" cr2=0x");
-		bm_out_hex(cr2, 16);
-	}
-	bm_out_str("\n*** the run is aborted (exit status 3)\n");
-	bm_board_exit(BM_EXIT_TRAP);
+	const struct bm_fatal_reg regs[] = {
+		{" (vector ", f->vector, 0}, {") error=0x", f->error, 8}, {" rip=0x", f->rip, 16},
+		{" rsp=0x", f->rsp, 16}, {" cr2=0x", cr2, 16}, /* (the last for a page fault only) */
+	};
+	bm_fatal_trap(flt.cause, regs, sizeof regs / sizeof *regs - (f->vector != X86_VEC_PAGE_FAULT), 0);
 }
 
 /* ---- the watchdog: the local APIC's timer, one-shot ---- */
@@ -148,12 +127,12 @@ static int lapic_init(struct bm_alarm *a)
 	uint64_t base = rdmsr(MSR_APIC_BASE);
 	wrmsr(MSR_APIC_BASE, base | APIC_BASE_ENABLE);
 	lapic_base = (uintptr_t)(base & APIC_BASE_ADDR);
-	*lapic(LAPIC_SVR) = LAPIC_SVR_ENABLE | VECTOR_SPURIOUS;
+	*lapic(LAPIC_SVR) = LAPIC_SVR_ENABLE | X86_VEC_SPURIOUS;
 	*lapic(LAPIC_TPR) = 0;
 	*lapic(LAPIC_LVT_LINT0) = LVT_MASKED;
 	*lapic(LAPIC_LVT_LINT1) = LVT_MASKED;
 	*lapic(LAPIC_LVT_ERROR) = LVT_MASKED;
-	*lapic(LAPIC_LVT_TIMER) = LVT_MASKED | VECTOR_WATCHDOG;
+	*lapic(LAPIC_LVT_TIMER) = LVT_MASKED | X86_VEC_WATCHDOG;
 	*lapic(LAPIC_TIMER_DIV) = LAPIC_TIMER_DIV_16;
 	uint64_t window = t->hz / 10000 ? t->hz / 10000 : 1, t0 = t->read(t), t1;
 	*lapic(LAPIC_TIMER_INIT) = UINT32_MAX;
@@ -169,7 +148,7 @@ static void lapic_arm(struct bm_alarm *a, uint32_t ms)
 {
 	(void)a;
 	uint64_t n = (uint64_t)ms * lapic_ticks_per_ms;
-	*lapic(LAPIC_LVT_TIMER) = VECTOR_WATCHDOG; /* one-shot, unmasked */
+	*lapic(LAPIC_LVT_TIMER) = X86_VEC_WATCHDOG; /* one-shot, unmasked */
 	*lapic(LAPIC_TIMER_INIT) = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 	__asm__ volatile("sti" : : : "memory");
 }
@@ -180,7 +159,7 @@ static void lapic_disarm(struct bm_alarm *a)
 {
 	(void)a;
 	__asm__ volatile("cli" : : : "memory");
-	*lapic(LAPIC_LVT_TIMER) = LVT_MASKED | VECTOR_WATCHDOG;
+	*lapic(LAPIC_LVT_TIMER) = LVT_MASKED | X86_VEC_WATCHDOG;
 	*lapic(LAPIC_TIMER_INIT) = 0;
 	*lapic(LAPIC_EOI) = 0;
 }

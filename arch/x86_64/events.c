@@ -21,8 +21,7 @@ void arch_events_setup(struct bm_event *ev, unsigned n)
 		p = bm_append_str(p, "the architectural PMU (CPUID.0AH version ");
 		bm_append_str(bm_append_u64(p, version), ") is present; the kit does not program it yet");
 	}
-	for (unsigned i = 0; i < n; i++) {
-		const char *os = bm_event_os_reason(ev[i].name);
-		ev[i].reason = os ? os : why;
-	}
+	for (unsigned i = 0; i < n; i++)
+		if (!ev[i].reason) /* (settled by core: an OS's event) */
+			ev[i].reason = why;
 }

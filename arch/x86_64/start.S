@@ -1,28 +1,12 @@
 /* x86_64 entry from QEMU -kernel through a PVH ELF note (QEMU refuses 64-bit multiboot ELFs):
  * 32-bit protected mode, paging off. Identity-map 4 GiB (2 MiB pages, and 4 KiB pages in the
  * 2 MiB around the stack guard: the guard page not present, FLASH read-only with CR0.WP so that
- * a stray store faults), enable SSE, enter long mode, load a GDT with a TSS whose IST1 is the
- * trap stack (every exception runs there, so a stack overflow can still be reported), install
- * the IDT, map the tables read-only, then hand over to core's C start (bm_crt_start). */
+ * a stray store faults), enable SSE, enter long mode with a flat GDT, let tables.c add the TSS
+ * (IST1: the trap stack, so every exception runs there and a stack overflow can still be
+ * reported) and the IDT, map the tables read-only, then hand over to core's C start
+ * (bm_crt_start). */
+#include "arch/x86.h"
 
-#define CR0_MP (1 << 1)
-#define CR0_EM (1 << 2)
-#define CR0_TS (1 << 3)
-#define CR0_PG (1 << 31)
-#define CR0_WP (1 << 16)
-#define CR4_PAE (1 << 5)
-#define CR4_OSFXSR (1 << 9)
-#define CR4_OSXMMEXCPT (1 << 10)
-#define MSR_EFER 0xc0000080
-#define EFER_LME (1 << 8)
-#define PTE_P 0x1
-#define PTE_RW 0x2
-#define PTE_PWT 0x8
-#define PTE_PCD 0x10
-#define PTE_PS 0x80
-#define CODE64_SEL 0x08
-#define DATA_SEL 0x10
-#define TSS_SEL 0x18
 #define TABLE_PAGES 9 /* PML4, PDPT, 4 PDs, a PT, the IDT, the GDT and TSS */
 
 /* XEN_ELFNOTE_PHYS32_ENTRY (type 18, name "Xen"): QEMU starts here in 32-bit mode. QEMU reads
@@ -56,10 +40,10 @@ _start:
 	xorl %ecx, %ecx
 1:	movl %ecx, %eax
 	shll $21, %eax
-	orl $(PTE_P | PTE_RW | PTE_PS), %eax
+	orl $(X86_PTE_P | X86_PTE_RW | X86_PTE_PS), %eax
 	cmpl $1536, %ecx
 	jb 2f
-	orl $(PTE_PCD | PTE_PWT), %eax
+	orl $(X86_PTE_PCD | X86_PTE_PWT), %eax
 2:	movl %eax, (%edi, %ecx, 8)
 	incl %ecx
 	cmpl $2048, %ecx
@@ -86,66 +70,66 @@ _start:
 	jb 8f
 	cmpl $__flash_limit, %eax
 	jae 8f
-	orl $PTE_P, %eax                    /* FLASH: read-only */
+	orl $X86_PTE_P, %eax                    /* FLASH: read-only */
 	movl %eax, (%edi, %ecx, 8)
 	jmp 9f
-8:	orl $(PTE_P | PTE_RW), %eax
+8:	orl $(X86_PTE_P | X86_PTE_RW), %eax
 	movl %eax, (%edi, %ecx, 8)
 9:	incl %ecx
 	cmpl $512, %ecx
 	jb 6b
 	shrl $21, %edx
-	movl $(arch_x86_pt + PTE_P + PTE_RW), %eax
+	movl $(arch_x86_pt + X86_PTE_P + X86_PTE_RW), %eax
 	movl %eax, arch_x86_pd(, %edx, 8)
 	/* 2 MiB pages below the guard's block that FLASH covers whole: read-only. */
 	movl $__flash_origin, %eax
 	shrl $21, %eax
 10:	cmpl %edx, %eax
 	jae 11f
-	andl $~PTE_RW, arch_x86_pd(, %eax, 8)
+	andl $~X86_PTE_RW, arch_x86_pd(, %eax, 8)
 	incl %eax
 	jmp 10b
 11:
 	/* The GDT, written here (ltr marks the TSS busy in it, so it goes read-only only after
 	 * that, with the other tables): null, 64-bit ring-0 code (L=1), ring-0 data, then the TSS
-	 * (filled in long mode). */
-	movl $0x0000ffff, arch_x86_gdt + 8
-	movl $0x00af9b00, arch_x86_gdt + 12  /* (accessed: the GDT goes read-only below) */
-	movl $0x0000ffff, arch_x86_gdt + 16
-	movl $0x00cf9300, arch_x86_gdt + 20
+	 * (tables.c, in long mode). */
+	movl $X86_FLAT_DESC_LO, arch_x86_gdt + X86_SEL_CODE64
+	movl $X86_FLAT_DESC_HI(X86_DESC_CODE_XRA, X86_FLAG_G | X86_FLAG_L), arch_x86_gdt + X86_SEL_CODE64 + 4
+	movl $X86_FLAT_DESC_LO, arch_x86_gdt + X86_SEL_DATA
+	movl $X86_FLAT_DESC_HI(X86_DESC_DATA_RWA, X86_FLAG_G | X86_FLAG_DB), arch_x86_gdt + X86_SEL_DATA + 4
 
 	/* PDPT[0..3] -> the four PDs; PML4[0] -> PDPT. */
 	movl $arch_x86_pdpt, %edi
-	movl $(arch_x86_pd + PTE_P + PTE_RW), %eax
+	movl $(arch_x86_pd + X86_PTE_P + X86_PTE_RW), %eax
 	xorl %ecx, %ecx
 3:	movl %eax, (%edi, %ecx, 8)
 	addl $4096, %eax
 	incl %ecx
 	cmpl $4, %ecx
 	jb 3b
-	movl $(arch_x86_pdpt + PTE_P + PTE_RW), arch_x86_pml4
+	movl $(arch_x86_pdpt + X86_PTE_P + X86_PTE_RW), arch_x86_pml4
 
 	movl $arch_x86_pml4, %eax
 	movl %eax, %cr3
 	/* PAE for long-mode paging; OSFXSR/OSXMMEXCPT so compiled code may use SSE (the x86_64
 	 * baseline GCC emits, e.g. for vectorized loops and struct copies). */
 	movl %cr4, %eax
-	orl $(CR4_PAE | CR4_OSFXSR | CR4_OSXMMEXCPT), %eax
+	orl $(X86_CR4_PAE | X86_CR4_OSFXSR | X86_CR4_OSXMMEXCPT), %eax
 	movl %eax, %cr4
-	movl $MSR_EFER, %ecx
+	movl $X86_MSR_EFER, %ecx
 	rdmsr
-	orl $EFER_LME, %eax
+	orl $X86_EFER_LME, %eax
 	wrmsr
 	movl %cr0, %eax
-	andl $~CR0_EM, %eax
-	orl $(CR0_PG | CR0_MP | CR0_WP), %eax
+	andl $~X86_CR0_EM, %eax
+	orl $(X86_CR0_PG | X86_CR0_MP | X86_CR0_WP), %eax
 	movl %eax, %cr0
 	lgdt arch_x86_gdt_ptr
-	ljmp $CODE64_SEL, $long_mode
+	ljmp $X86_SEL_CODE64, $long_mode
 
 	.code64
 long_mode:
-	movl $DATA_SEL, %eax
+	movl $X86_SEL_DATA, %eax
 	movl %eax, %ds
 	movl %eax, %es
 	movl %eax, %ss
@@ -154,62 +138,8 @@ long_mode:
 	leaq __stack_top(%rip), %rsp
 	fninit
 
-	/* TSS: IST1 = the trap stack's top. Its 16-byte descriptor: limit 0x67, type 0x89
-	 * (available 64-bit TSS, present), base split over the two quadwords. */
-	leaq arch_x86_tss(%rip), %rdi
-	leaq __trap_stack_top(%rip), %rax
-	movq %rax, 0x24(%rdi)
-	movw $0x68, 0x66(%rdi)              /* I/O map base past the limit: no I/O bitmap */
-	movq %rdi, %rax
-	movq %rax, %rdx
-	shlq $16, %rdx
-	movabsq $0xffffff0000, %r8
-	andq %r8, %rdx                      /* base 23:0 -> bits 39:16 */
-	movq %rax, %r8
-	shrq $24, %r8
-	andq $0xff, %r8
-	shlq $56, %r8                       /* base 31:24 -> bits 63:56 */
-	orq %r8, %rdx
-	movabsq $0x0000890000000067, %r8
-	orq %r8, %rdx
-	leaq arch_x86_gdt(%rip), %r9
-	movq %rdx, TSS_SEL(%r9)
-	shrq $32, %rax
-	movq %rax, TSS_SEL + 8(%r9)          /* base 63:32 */
-	movw $TSS_SEL, %ax
-	ltr %ax
-
-	/* IDT: a 16-byte interrupt gate with IST1 for each of vectors 0-31 (exceptions), 32 (the
-	 * watchdog's LAPIC timer) and 255 (the LAPIC's spurious vector). The table lives in a
-	 * NOLOAD section outside .bss, so bm_crt_start's zeroing spares it. */
-	leaq arch_x86_idt(%rip), %rdi
-	leaq arch_x86_stubs(%rip), %rsi
-	xorl %ecx, %ecx
-4:	movq (%rsi, %rcx, 8), %rax
-	movl %ecx, %r10d
-	cmpl $33, %ecx
-	jb 12f
-	movl $255, %r10d                    /* the last stub is vector 255's */
-12:
-	movq %rax, %rdx
-	andl $0xffff, %edx            /* offset 15:0 */
-	orl $(CODE64_SEL << 16), %edx /* selector */
-	movq %rax, %r8
-	shrq $16, %r8
-	andq $0xffff, %r8
-	shlq $48, %r8                 /* offset 31:16 */
-	orq %r8, %rdx
-	movabsq $0x00008e0100000000, %r8 /* present, DPL 0, 64-bit interrupt gate, IST 1 */
-	orq %r8, %rdx
-	movq %r10, %r9
-	shlq $4, %r9
-	movq %rdx, (%rdi, %r9)
-	shrq $32, %rax                /* offset 63:32, then a reserved dword */
-	movq %rax, 8(%rdi, %r9)
-	incl %ecx
-	cmpl $34, %ecx
-	jb 4b
-	lidt arch_x86_idt_ptr(%rip)
+	/* The TSS and the IDT (tables.c), while the tables are still writable. */
+	call arch_x86_tables_init
 
 	/* Then the tables' pages read-only (CR0.WP binds ring 0 too). They lie right below the stack
 	 * guard (boards/qemu-x86_64/memory.ld), so a frame larger than the guard lands in them: it
@@ -229,7 +159,7 @@ long_mode:
 	jb 14f
 	cmpl %edx, %eax
 	jae 14f
-	andq $~PTE_RW, (%rdi, %rcx, 8)
+	andq $~X86_PTE_RW, (%rdi, %rcx, 8)
 14:	incl %ecx
 	cmpl $512, %ecx
 	jb 13b
@@ -269,7 +199,7 @@ trap_common:
 	 * or CR0.EM is told by the CR0 value passed on. */
 	movq %cr0, %rsi
 	movq %rsi, %rax
-	andq $~(CR0_TS | CR0_EM), %rax
+	andq $~(X86_CR0_TS | X86_CR0_EM), %rax
 	movq %rax, %cr0
 	call arch_x86_trap
 6:	cli
@@ -278,6 +208,7 @@ trap_common:
 
 	.section .rodata
 	.balign 8
+	.globl arch_x86_stubs
 arch_x86_stubs:
 	.quad stub_0, stub_1, stub_2, stub_3, stub_4, stub_5, stub_6, stub_7
 	.quad stub_8, stub_9, stub_10, stub_11, stub_12, stub_13, stub_14, stub_15
@@ -288,19 +219,14 @@ arch_x86_stubs:
 	.balign 8
 	.word 0
 arch_x86_gdt_ptr:
-	.word 5 * 8 - 1
+	.word X86_GDT_BYTES - 1
 	.quad arch_x86_gdt
-	.balign 8
-	.word 0
-arch_x86_idt_ptr:
-	.word 256 * 16 - 1
-	.quad arch_x86_idt
 
 /* Page tables and IDT: written here before .bss is zeroed, so they live in their own NOLOAD
  * section (boards/qemu-x86_64/memory.ld places .x86tables outside .bss); read-only once set. */
 	.section .x86tables, "aw", @nobits
 	.balign 4096
-	.globl arch_x86_pml4, arch_x86_pdpt, arch_x86_pd, arch_x86_pt, arch_x86_idt
+	.globl arch_x86_pml4, arch_x86_pdpt, arch_x86_pd, arch_x86_pt, arch_x86_idt, arch_x86_gdt, arch_x86_tss
 arch_x86_pml4:
 	.skip 4096
 arch_x86_pdpt:

@@ -10,89 +10,68 @@ struct idtr {
 	uint64_t base;
 } __attribute__((packed));
 
-struct kit_state {
+/* Which register an entry is (its arg); IDTR is two, its base and its limit, each put back alone. */
+enum { R_CR0, R_CR4, R_IDT_BASE, R_IDT_LIMIT, R_MXCSR, R_FCW };
+
+static uintptr_t read_reg(const struct bm_state_reg *r)
+{
+	uintptr_t v;
+	uint32_t m;
+	uint16_t w;
 	struct idtr idt;
-	uint64_t cr0, cr4;
-	uint32_t mxcsr;
-	uint16_t fcw;
+	switch (r->arg) {
+	case R_CR0: __asm__ volatile("mov %%cr0, %0" : "=r"(v)); break;
+	case R_CR4: __asm__ volatile("mov %%cr4, %0" : "=r"(v)); break;
+	case R_IDT_BASE:
+	case R_IDT_LIMIT:
+		__asm__ volatile("sidt %0" : "=m"(idt));
+		v = r->arg == R_IDT_BASE ? idt.base : idt.limit;
+		break;
+	case R_MXCSR:
+		__asm__ volatile("stmxcsr %0" : "=m"(m));
+		v = m;
+		break;
+	default:
+		__asm__ volatile("fnstcw %0" : "=m"(w));
+		v = w;
+		break;
+	}
+	return v;
+}
+
+static void write_reg(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now)
+{
+	(void)now;
+	struct idtr idt;
+	uint32_t m = (uint32_t)kit;
+	uint16_t w = (uint16_t)kit;
+	switch (r->arg) {
+	case R_CR0: __asm__ volatile("mov %0, %%cr0" : : "r"(kit) : "memory"); break;
+	case R_CR4: __asm__ volatile("mov %0, %%cr4" : : "r"(kit) : "memory"); break;
+	case R_IDT_BASE:
+	case R_IDT_LIMIT:
+		__asm__ volatile("sidt %0" : "=m"(idt));
+		if (r->arg == R_IDT_BASE)
+			idt.base = kit;
+		else
+			idt.limit = w;
+		__asm__ volatile("lidt %0" : : "m"(idt));
+		break;
+	case R_MXCSR: __asm__ volatile("ldmxcsr %0" : : "m"(m)); break;
+	default: __asm__ volatile("fldcw %0" : : "m"(w)); break;
+	}
+}
+
+#define ALL (~(uintptr_t)0)
+/* (CR0 first: with TS or EM set the x87 and SSE reads below would fault) */
+static const struct bm_state_reg regs[] = {
+	BM_STATE_REG("CR0 (the FPU's and paging's enables)", read_reg, write_reg, R_CR0, ALL),
+	BM_STATE_REG("CR4 (SSE's enables, the TSC's access)", read_reg, write_reg, R_CR4, ALL),
+	BM_STATE_REG("the interrupt descriptor table (IDTR)", read_reg, write_reg, R_IDT_BASE, ALL),
+	BM_STATE_REG("the interrupt descriptor table (IDTR)", read_reg, write_reg, R_IDT_LIMIT, ALL),
+	BM_STATE_REG("the SSE control (MXCSR: rounding, exception masks)", read_reg, write_reg, R_MXCSR,
+	             X86_MXCSR_CONTROL),
+	BM_STATE_REG("the x87 control word (rounding, precision)", read_reg, write_reg, R_FCW, ALL),
 };
-static struct kit_state kit, kit_copy; /* (the copy sealed: bm/port.h, bm_state_seal) */
 
-static struct idtr idt_now(void)
-{
-	struct idtr r;
-	__asm__ volatile("sidt %0" : "=m"(r));
-	return r;
-}
-
-static uint64_t cr0_now(void)
-{
-	uint64_t v;
-	__asm__ volatile("mov %%cr0, %0" : "=r"(v));
-	return v;
-}
-
-static uint64_t cr4_now(void)
-{
-	uint64_t v;
-	__asm__ volatile("mov %%cr4, %0" : "=r"(v));
-	return v;
-}
-
-static uint32_t mxcsr_now(void)
-{
-	uint32_t v;
-	__asm__ volatile("stmxcsr %0" : "=m"(v));
-	return v & X86_MXCSR_CONTROL;
-}
-
-static uint16_t fcw_now(void)
-{
-	uint16_t v;
-	__asm__ volatile("fnstcw %0" : "=m"(v));
-	return v;
-}
-
-void arch_state_save(void)
-{
-	kit.idt = idt_now();
-	kit.cr0 = cr0_now();
-	kit.cr4 = cr4_now();
-	kit.mxcsr = mxcsr_now();
-	kit.fcw = fcw_now();
-	bm_state_seal(&kit, &kit_copy, sizeof kit);
-}
-
-#define CHANGED(what) "changed " what " and did not put it back (restored)"
-
-const char *arch_state_restore(void)
-{
-	const char *first = 0;
-	if (!bm_state_intact(&kit, &kit_copy, sizeof kit))
-		return bm_state_lost;
-	/* (CR0 first: with TS or EM set the x87 and SSE reads below would fault) */
-	if (cr0_now() != kit.cr0) {
-		first = CHANGED("CR0 (the FPU's and paging's enables)");
-		__asm__ volatile("mov %0, %%cr0" : : "r"(kit.cr0) : "memory");
-	}
-	if (cr4_now() != kit.cr4) {
-		first = first ? first : CHANGED("CR4 (SSE's enables, the TSC's access)");
-		__asm__ volatile("mov %0, %%cr4" : : "r"(kit.cr4) : "memory");
-	}
-	struct idtr idt = idt_now();
-	if (idt.base != kit.idt.base || idt.limit != kit.idt.limit) {
-		first = first ? first : CHANGED("the interrupt descriptor table (IDTR)");
-		__asm__ volatile("lidt %0" : : "m"(kit.idt));
-	}
-	if (mxcsr_now() != kit.mxcsr) {
-		first = first ? first : CHANGED("the SSE control (MXCSR: rounding, exception masks)");
-		uint32_t m = kit.mxcsr;
-		__asm__ volatile("ldmxcsr %0" : : "m"(m));
-	}
-	if (fcw_now() != kit.fcw) {
-		first = first ? first : CHANGED("the x87 control word (rounding, precision)");
-		uint16_t w = kit.fcw;
-		__asm__ volatile("fldcw %0" : : "m"(w));
-	}
-	return first;
-}
+BM_STATE_ARCH(regs)

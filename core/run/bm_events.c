@@ -22,9 +22,30 @@ struct bm_events {
 	struct bm_event ev[BM_EVENTS_MAX];
 };
 
+/* 1 in arch/arch.h: the arch counts the operating system's events (a hosted one); bare metal has
+ * none to count. */
+#ifndef ARCH_COUNTS_OS_EVENTS
+#define ARCH_COUNTS_OS_EVENTS 0
+#endif
+
 #if BM_EVENTS_N
 static struct bm_events events;
 static char names[sizeof BM_EVENTS_LIST];
+
+#define EV_STR_(x) #x
+#define EV_STR(x) EV_STR_(x)
+/* What core says of an event before it asks the arch, which leaves such an event as it is: an
+ * operating system's event where there is no operating system, and one past the snapshot's slots
+ * (on an arch with slots: one without says itself why it counts nothing). */
+static const char *settled(const char *name, unsigned i)
+{
+	const char *os = ARCH_COUNTS_OS_EVENTS ? 0 : bm_event_os_reason(name);
+	if (os)
+		return os;
+	if (BM_EVENT_SLOTS && (int)i >= BM_EVENT_SLOTS)
+		return "more events than the snapshot's slots (BM_EVENT_SLOTS " EV_STR(BM_EVENT_SLOTS) ")";
+	return 0;
+}
 
 void bm_events_init(void)
 {
@@ -40,6 +61,8 @@ void bm_events_init(void)
 		}
 	}
 	events.n = n;
+	for (unsigned i = 0; i < n; i++)
+		events.ev[i].reason = settled(events.ev[i].name, i);
 	arch_events_setup(events.ev, n);
 	for (unsigned i = 0; i < n; i++) {
 		struct bm_event *e = &events.ev[i];

@@ -174,17 +174,6 @@ static int prepare(const struct bm_config *cfg, struct bm_config *eff, struct bm
 	return 0;
 }
 
-/* The run cannot go on: what a benchmark did (the strings in order, NULL-ended), and the exit
- * status that says so. */
-static __attribute__((noreturn)) void abort_run(const char *const *what)
-{
-	bm_out_str("\n*** baremark: ");
-	for (; *what; what++)
-		bm_out_str(*what);
-	bm_out_str(": the run is aborted (exit status 3)\n");
-	bm_board_exit(BM_EXIT_TRAP);
-}
-
 int bm_run(const struct bm_config *cfg)
 {
 	bring_up(cfg);
@@ -204,8 +193,8 @@ int bm_run(const struct bm_config *cfg)
 		bm_report_bench_begin(&run, b, ++index);
 		bm_port_bench_begin(b->name);
 		if (bm_run_one(b, &eff, &run.oh, &run.clk, &kit, &res) != 0)
-			abort_run((const char *const[]){"benchmark ", b->name, " wrote over the kit's own state (its guard "
-			                                 "words);\n*** no figure of it can be trusted", 0});
+			bm_fatal_abort((const char *const[]){"baremark: benchmark ", b->name, " wrote over the kit's own state "
+			                                      "(its guard words);\n*** no figure of it can be trusted", 0});
 		tally.by_status[res.status]++;
 		tally.body_cycles += res.body_cycles;
 		tally.user_cycles += res.user_cycles;
@@ -213,8 +202,9 @@ int bm_run(const struct bm_config *cfg)
 		/* A benchmark may have stopped the counter (mcountinhibit, PMCR, a HAL's DWT set-up):
 		 * every later benchmark would read 0 cycles and report it as its figure. */
 		if (!counter_advances())
-			abort_run((const char *const[]){"the cycle counter (", run.ai->cycle_counter, ") stopped during benchmark ",
-			                                 b->name, ";\n*** no later figure could be measured", 0});
+			bm_fatal_abort((const char *const[]){"baremark: the cycle counter (", run.ai->cycle_counter,
+			                                      ") stopped during benchmark ", b->name,
+			                                      ";\n*** no later figure could be measured", 0});
 	}
 	int status = tally.by_status[BM_ST_OK] == run.n ? BM_EXIT_PASS : BM_EXIT_FAIL;
 	tally.run_cycles = bm_cycles_now() - run_start_cycles;

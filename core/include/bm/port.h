@@ -141,9 +141,9 @@ const struct arch_info *arch_get_info(void);
  *  called once by core after arch_init; arch_state_restore(), called by core after every
  *  benchmark (after its teardown, or after the fault that ended it), puts back whatever differs
  *  and returns the first it found, as a benchmark's failure reason (a string in read-only memory,
- *  e.g. "changed the trap vector (mtvec) and did not put it back (restored)"), or NULL. What it
- *  recorded lies in the kit's memory too: the arch keeps it sealed and checks the seal before it
- *  restores anything (bm_state_seal, bm_state_lost: bm/services.h). An arch whose trap handler
+ *  e.g. "changed the trap vector (mtvec) and did not put it back (restored)"), or NULL. An arch
+ *  writes them as a table of its registers over core's helper (BM_STATE_ARCH, bm/services.h),
+ *  which keeps what it recorded sealed and checks the seal before it restores anything. An arch whose trap handler
  *  finds the FPU turned off puts it back on before anything else (the kit's own code may use its
  *  registers). */
 void arch_state_save(void);
@@ -153,8 +153,9 @@ const char *arch_state_restore(void);
  * struct bm_fault (bm/services.h) and calls bm_fault_take(): when that returns 1 a benchmark was
  * running, and the handler puts the arch's own state back (its trap stack, interrupt masks, mode
  * or exception level) and calls bm_recover(), which continues in the harness with the next
- * benchmark. When it returns 0 the handler reports the fault in words (bm_out_*) and ends the
- * run with bm_board_exit(BM_EXIT_TRAP). While a probe runs (BM_PROBE, bm/services.h) an
+ * benchmark. When it returns 0 the handler passes its registers to bm_fatal_trap(), which reports
+ * the fault and ends the run (a handler entered again while that report runs halts at once:
+ * bm_fatal_nested()). While a probe runs (BM_PROBE, bm/services.h) an
  * undefined-instruction trap calls bm_probe_fault() and resumes after the instruction instead.
  * Where the core can, the arch also guards the main stack in hardware: the
  * __stack_guard_size bytes below __stack_bottom (linker/common.ld) fault on any access. */

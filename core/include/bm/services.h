@@ -9,11 +9,11 @@
  *   - bm/wide.h: exact 64/128-bit arithmetic (bm_muldiv64, bm_u128_*);
  *   - bm/harness.h: a hosted runtime's main() (bm_config_defaults, bm_run, bm_bench_next);
  *   - bm/events.h and bm/event_slots.h: struct bm_event, BM_EVENT_SLOTS and the helpers of
- *     arch_events_setup (bm_event_name_is, bm_event_os_reason, bm_event_reason_buf);
+ *     arch_events_setup (bm_event_name_is, bm_event_reason_buf);
  *   - void bm_crt_start(void) (core/crt/bm_crt.c): where a bare-metal start-up jumps, with a
  *     stack and a trap vector; it initialises memory and runs the kit, and never returns.
  * Sections: the kit's services to benchmark code; faults and the run's end; probes; facts; the
- * kit's sealed set-up; the board's devices an arch may use. */
+ * kit's set-up kept; the board's devices an arch may use. */
 #ifndef BM_SERVICES_H
 #define BM_SERVICES_H
 
@@ -81,6 +81,22 @@ __attribute__((noreturn)) void bm_recover(void);
  * handler that could not recover. */
 __attribute__((noreturn)) void bm_board_exit(int status);
 
+/* The fatal end of the run (core/guard/bm_fatal.c), when bm_fault_take() returned 0:
+ * bm_fatal_trap writes "*** TRAP: <cause>", each register as its label and value (hex_digits 0:
+ * decimal), the tail's strings (NULL-ended; NULL: none), then the line that says the run is
+ * aborted, and ends the run with BM_EXIT_TRAP. A handler first asks bm_fatal_nested(): 1 when a fatal report had begun (a fault
+ * inside it: the console or the exit path is broken), and then halts without a word. Where the
+ * run cannot go on for a reason in words (core's own checks, a hosted arch), bm_fatal_abort
+ * writes "*** <what...>" (NULL-ended) and the same end on that line. */
+struct bm_fatal_reg {
+	const char *label; /* printed before the value, e.g. " mepc=0x" */
+	uint64_t value;
+	unsigned hex_digits;
+};
+int bm_fatal_nested(void);
+__attribute__((noreturn)) void bm_fatal_trap(const char *cause, const struct bm_fatal_reg *regs, unsigned n,
+                                             const char *const *tail);
+__attribute__((noreturn)) void bm_fatal_abort(const char *const *what);
 /* "baremark: error: <why>" on the console, then the run ends with BM_EXIT_CONFIG: for an arch
  * whose probe finds the core unusable (no counter that counts, a counter it cannot reach). */
 __attribute__((noreturn)) void bm_config_error(const char *why);
@@ -115,27 +131,49 @@ static inline int bm_probe_fault(void)
  * fact that does not fit is dropped. For arch_info.facts and board facts built at run time. */
 void bm_kv_add(struct bm_kv *facts, unsigned cap, const char *key, const char *value);
 
-/* ==== The kit's set-up, sealed ==================================================================
- * What arch_state_save recorded of the kit's set-up (bm/port.h) lies in the kit's memory too: an
- * arch keeps it with a sealed copy (bm_state_seal, after it saved) and, when the two no longer
- * agree (bm_state_intact, before it restores: a benchmark wrote over them), restores nothing and
- * returns bm_state_lost: core then ends the run as for any write over the kit's state. */
+/* ==== The kit's set-up, kept =====================================================================
+ * What arch_state_save records of the kit's set-up (bm/port.h) lies in the kit's memory too: core
+ * keeps it with a sealed copy and, when the two no longer agree (a benchmark wrote over them),
+ * restores nothing and returns bm_state_lost: core then ends the run as for any write over the
+ * kit's state. */
 extern const char bm_state_lost[];
-static inline void bm_state_seal(const void *state, void *copy, size_t bytes)
-{
-	const volatile uint8_t *s = (const volatile uint8_t *)state;
-	volatile uint8_t *c = (volatile uint8_t *)copy;
-	for (size_t i = 0; i < bytes; i++)
-		c[i] = (uint8_t)~s[i];
-}
-static inline int bm_state_intact(const void *state, const void *copy, size_t bytes)
-{
-	const volatile uint8_t *s = (const volatile uint8_t *)state, *c = (const volatile uint8_t *)copy;
-	uint8_t x = 0;
-	for (size_t i = 0; i < bytes; i++)
-		x |= (uint8_t)(s[i] ^ (uint8_t)~c[i]);
-	return x == 0;
-}
+/* The kit's set-up that arch_state_save/arch_state_restore keep (above), as a table of registers:
+ * read gives the register now (core keeps the bits in mask), write puts the kit's value back
+ * (now: what it held, both masked), arg is the arch's own (an address, a register's number). The
+ * arch keeps kit and copy, BM_STATE_WORDS(n) register-wide words each (BM_STATE_ARCH defines them and
+ * arch_state_save/arch_state_restore over the table); bm_state_save reads every entry once
+ * (one whose read traps, BM_PROBE, is absent and never compared) and seals the copy;
+ * bm_state_restore puts back, in the table's order, each entry that differs and returns the
+ * first one's reason, bm_state_lost when kit and copy disagree (it then puts nothing back), or
+ * NULL. n is at most the bits of a word. */
+struct bm_state_reg {
+	uintptr_t (*read)(const struct bm_state_reg *r);
+	void (*write)(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now);
+	const char *reason;
+	uintptr_t arg;
+	uintptr_t mask;
+};
+#define BM_STATE_REG(what, read, write, arg, mask)                                            \
+	{read, write, "changed " what " and did not put it back (restored)", arg, mask}
+#define BM_STATE_WORDS(n) (1 + (n))
+void bm_state_save(const struct bm_state_reg *regs, unsigned n, uintptr_t *kit, uintptr_t *copy);
+const char *bm_state_restore(const struct bm_state_reg *regs, unsigned n, const uintptr_t *kit, const uintptr_t *copy);
+/* arch_state_save and arch_state_restore over an arch's static table regs[], with kit and copy. */
+#define BM_STATE_ARCH(regs)                                                                          \
+	_Static_assert(sizeof regs / sizeof *regs <= 8 * sizeof(uintptr_t), "too many (bm_state_save)"); \
+	static uintptr_t bm_state_kit_[BM_STATE_WORDS(sizeof regs / sizeof *regs)],                   \
+		bm_state_copy_[BM_STATE_WORDS(sizeof regs / sizeof *regs)];                          \
+	void arch_state_save(void)                                                                   \
+	{                                                                                            \
+		bm_state_save(regs, sizeof regs / sizeof *regs, bm_state_kit_, bm_state_copy_);      \
+	}                                                                                            \
+	const char *arch_state_restore(void)                                                         \
+	{                                                                                            \
+		return bm_state_restore(regs, sizeof regs / sizeof *regs, bm_state_kit_, bm_state_copy_); \
+	}
+/* Events (arch_events_setup, above): core settles an operating system's event (unless arch/arch.h
+ * defines ARCH_COUNTS_OS_EVENTS 1, as a hosted arch does) and an event past the snapshot's slots
+ * before it asks the arch; the arch finds them with their reason set and leaves them as they are. */
 
 /* ==== The board's devices an arch may use (NULL-safe, cold path) ================================
  * Core's own calls into the board are core-private (core/bm_board.h); these two an arch needs. */

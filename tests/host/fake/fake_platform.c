@@ -141,8 +141,10 @@ void arch_events_setup(struct bm_event *ev, unsigned n)
 {
 	static const char *const counters[] = {"FAKE0", "FAKE1", "FAKE2", "FAKE3"};
 	for (unsigned i = 0; i < n; i++) {
-		if (!fake_events_on || (int)i >= BM_EVENT_SLOTS) {
-			ev[i].reason = fake_events_on ? "the fake core has no counter for it" : "the fake core counts no events";
+		if (ev[i].reason) /* (settled by core: an OS's event, or past the slots) */
+			continue;
+		if (!fake_events_on) {
+			ev[i].reason = "the fake core counts no events";
 			continue;
 		}
 		ev[i].source = "pmu";

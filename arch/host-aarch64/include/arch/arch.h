@@ -9,7 +9,7 @@
 
 #include "bm/event_slots.h"
 
-#include "../../../aarch64/include/arch/a64.h" /* system registers, the known loop, ARCH_HAS_CLZ64 */
+#include "arch/a64.h" /* system registers, the known loop, ARCH_HAS_CLZ64 */
 
 struct arch_snap {
 	uint64_t cycles;  /* generic-timer ticks */

@@ -10,7 +10,7 @@
 
 #include "bm/event_slots.h"
 
-#include "../../../x86_64/include/arch/x86.h" /* CPUID, the known loop, ARCH_HAS_CLZ64 */
+#include "arch/x86.h" /* CPUID, the known loop, ARCH_HAS_CLZ64 */
 
 /* 1 when RDTSCP exists; set once by arch_init(). */
 extern uint8_t arch_host_has_rdtscp;

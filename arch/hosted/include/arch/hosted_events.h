@@ -15,6 +15,9 @@ void arch_host_events_read(uint64_t *slots);
 /* The board fact "perf_events": how the group counts (what it excludes), set by arch_events_setup. */
 extern char arch_host_events_fact[200];
 
+/* The operating system's events (page faults, context switches) are perf's too (core/bm_events.c). */
+#define ARCH_COUNTS_OS_EVENTS 1
+
 #if BM_EVENT_SLOTS
 #define ARCH_EVENT_MASK 0xffffffffffffffffull /* perf counts are 64 bits */
 /* (the empty asm: the call stays on its side of the cycle read) */

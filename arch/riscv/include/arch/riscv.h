@@ -1,59 +1,83 @@
 /* RISC-V machine-mode registers the kit uses, as xv6's riscv.h has them: one static inline
  * accessor per CSR, and every bit and code by name (RISC-V privileged spec 20211203). For the
  * arch, the RISC-V drivers, boards and the fault image's hooks; the counter reads of the timed
- * regions stay in arch/arch.h. */
+ * regions stay in arch/arch.h. The .S files include it too: the names and the register-width
+ * load and store (REG_L, REG_S, REGBYTES) are all an assembler sees. */
 #ifndef ARCH_RISCV_RISCV_H
 #define ARCH_RISCV_RISCV_H
 
-#include "arch/arch.h" /* arch_csr_read, arch_csr_write */
+/* A constant with its C suffix (unsigned, unsigned long), bare for the assembler. */
+#ifdef __ASSEMBLER__
+#define RISCV_AC(x, suffix) x
+#else
+#define RISCV_AC(x, suffix) x##suffix
+#endif
 
 /* mstatus */
-#define MSTATUS_MIE (1ul << 3)   /* machine-mode interrupts enabled */
-#define MSTATUS_MPRV (1ul << 17) /* M-mode loads and stores as mstatus.MPP's mode */
-#define MSTATUS_SUM (1ul << 18)  /* S-mode may access U-mode pages */
-#define MSTATUS_MXR (1ul << 19)  /* loads from executable-only pages */
-#define MSTATUS_TW (1ul << 21)   /* wfi traps below M-mode */
+#define MSTATUS_MIE (RISCV_AC(1, ul) << 3)   /* machine-mode interrupts enabled */
+#define MSTATUS_MPIE (RISCV_AC(1, ul) << 7)  /* MIE before the trap: mret restores it */
+#define MSTATUS_MPP (RISCV_AC(3, ul) << 11)  /* the mode before the trap: mret returns to it (0: U) */
+#define MSTATUS_MPRV (RISCV_AC(1, ul) << 17) /* M-mode loads and stores as mstatus.MPP's mode */
+#define MSTATUS_SUM (RISCV_AC(1, ul) << 18)  /* S-mode may access U-mode pages */
+#define MSTATUS_MXR (RISCV_AC(1, ul) << 19)  /* loads from executable-only pages */
+#define MSTATUS_TW (RISCV_AC(1, ul) << 21)   /* wfi traps below M-mode */
 
 /* mie and mip: machine software, timer and external interrupts (enable / pending). */
-#define MIE_MSIE (1ul << 3)
-#define MIE_MTIE (1ul << 7)
-#define MIE_MEIE (1ul << 11)
-#define MIP_MSIP (1ul << 3)
-#define MIP_MTIP (1ul << 7)
-#define MIP_MEIP (1ul << 11)
+#define MIE_MSIE (RISCV_AC(1, ul) << 3)
+#define MIE_MTIE (RISCV_AC(1, ul) << 7)
+#define MIE_MEIE (RISCV_AC(1, ul) << 11)
+#define MIP_MSIP (RISCV_AC(1, ul) << 3)
+#define MIP_MTIP (RISCV_AC(1, ul) << 7)
+#define MIP_MEIP (RISCV_AC(1, ul) << 11)
 
 /* mcause: the top bit marks an interrupt; the rest is the interrupt or exception code. */
-#define MCAUSE_INTERRUPT (1ul << (__riscv_xlen - 1))
-#define IRQ_M_SOFT 3u
-#define IRQ_M_TIMER 7u
-#define IRQ_M_EXT 11u
-#define EXC_INSN_MISALIGNED 0u
-#define EXC_INSN_ACCESS 1u
-#define EXC_ILLEGAL_INSN 2u
-#define EXC_BREAKPOINT 3u
-#define EXC_LOAD_MISALIGNED 4u
-#define EXC_LOAD_ACCESS 5u
-#define EXC_STORE_MISALIGNED 6u
-#define EXC_STORE_ACCESS 7u
-#define EXC_ECALL_U 8u
-#define EXC_ECALL_S 9u
-#define EXC_ECALL_M 11u
-#define EXC_INSN_PAGE 12u
-#define EXC_LOAD_PAGE 13u
-#define EXC_STORE_PAGE 15u
+#define MCAUSE_INTERRUPT (RISCV_AC(1, ul) << (__riscv_xlen - 1))
+#define IRQ_M_SOFT RISCV_AC(3, u)
+#define IRQ_M_TIMER RISCV_AC(7, u)
+#define IRQ_M_EXT RISCV_AC(11, u)
+#define EXC_INSN_MISALIGNED RISCV_AC(0, u)
+#define EXC_INSN_ACCESS RISCV_AC(1, u)
+#define EXC_ILLEGAL_INSN RISCV_AC(2, u)
+#define EXC_BREAKPOINT RISCV_AC(3, u)
+#define EXC_LOAD_MISALIGNED RISCV_AC(4, u)
+#define EXC_LOAD_ACCESS RISCV_AC(5, u)
+#define EXC_STORE_MISALIGNED RISCV_AC(6, u)
+#define EXC_STORE_ACCESS RISCV_AC(7, u)
+#define EXC_ECALL_U RISCV_AC(8, u)
+#define EXC_ECALL_S RISCV_AC(9, u)
+#define EXC_ECALL_M RISCV_AC(11, u)
+#define EXC_INSN_PAGE RISCV_AC(12, u)
+#define EXC_LOAD_PAGE RISCV_AC(13, u)
+#define EXC_STORE_PAGE RISCV_AC(15, u)
 
 /* mcountinhibit (CSR 0x320, privileged spec 1.11: older cores trap), mcounteren and scounteren:
  * one bit per counter. */
-#define COUNTER_CY (1u << 0) /* cycle */
-#define COUNTER_TM (1u << 1) /* time */
-#define COUNTER_IR (1u << 2) /* instret */
+#define COUNTER_CY (RISCV_AC(1, u) << 0) /* cycle */
+#define COUNTER_TM (RISCV_AC(1, u) << 1) /* time */
+#define COUNTER_IR (RISCV_AC(1, u) << 2) /* instret */
 
 /* pmpcfg: one byte per entry; pmpaddr holds an address shifted right by 2. */
-#define PMP_R 0x01u
-#define PMP_W 0x02u
-#define PMP_X 0x04u
-#define PMP_A_TOR 0x08u /* [the previous entry's address, this one's) */
-#define PMP_L 0x80u     /* locked: binds M-mode too, until reset */
+#define PMP_R RISCV_AC(0x01, u)
+#define PMP_W RISCV_AC(0x02, u)
+#define PMP_X RISCV_AC(0x04, u)
+#define PMP_A_TOR RISCV_AC(0x08, u) /* [the previous entry's address, this one's) */
+#define PMP_L RISCV_AC(0x80, u)     /* locked: binds M-mode too, until reset */
+
+#ifdef __ASSEMBLER__
+/* A register-wide load and store, and its size. */
+#if __riscv_xlen == 64
+#define REG_S sd
+#define REG_L ld
+#define REGBYTES 8
+#else
+#define REG_S sw
+#define REG_L lw
+#define REGBYTES 4
+#endif
+#else /* C */
+
+#include "arch/arch.h" /* arch_csr_read, arch_csr_write */
+
 #define PMPCFG_ENTRY(i, cfg) ((unsigned long)(cfg) << (8 * (i)))
 #define PMP_ADDR(a) ((unsigned long)(a) >> 2)
 
@@ -116,4 +140,5 @@ static inline unsigned long arch_time_read(void)
 	return arch_csr_read(time);
 }
 
+#endif /* C */
 #endif /* ARCH_RISCV_RISCV_H */

@@ -35,16 +35,6 @@ static inline void arch_test_fp_round_toward_zero(void)
 }
 
 #ifndef ARCH_HOST_X86_64_ARCH_H /* (bare metal only: a process may not) */
-/* A read-modify-write of an 8-bit I/O port (the console's registers on a PC). */
-#define ARCH_TEST_HAS_PORT_IO 1
-static inline void arch_test_port_rmw8(uint16_t port, uint8_t andm, uint8_t orm)
-{
-	uint8_t v;
-	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
-	v = (uint8_t)((v & andm) | orm);
-	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
-}
-
 /* The FPU turned off (CR0.TS: the next x87/SSE instruction faults), left so: the kit's own code
  * uses SSE. */
 #define ARCH_TEST_HAS_FP_OFF 1

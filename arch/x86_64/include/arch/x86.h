@@ -1,10 +1,61 @@
 /* x86_64 pieces shared by the bare-metal arch (arch/x86_64) and the hosted one
- * (arch/host-x86_64): CPUID with its leaves and bits, the MSRs, exception vectors and local APIC
- * registers the arch uses (Intel SDM; one definition each), the known loop of the deterministic
- * self-check. */
+ * (arch/host-x86_64): the control registers, page-table and descriptor bits, CPUID with its
+ * leaves and bits, the MSRs, exception vectors and local APIC registers the arch uses (Intel SDM;
+ * one definition each), the known loop of the deterministic self-check. start.S includes it for
+ * the first part, written for an assembler too. */
 #ifndef ARCH_X86_H
 #define ARCH_X86_H
 
+/* A constant with its C suffix, bare for the assembler. */
+#ifdef __ASSEMBLER__
+#define X86_AC(x, suffix) x
+#else
+#define X86_AC(x, suffix) x##suffix
+#endif
+
+/* Control registers and EFER: the bits the kit sets (start.S) and checks after every benchmark. */
+#define X86_CR0_MP (X86_AC(1, ull) << 1)
+#define X86_CR0_EM (X86_AC(1, ull) << 2)
+#define X86_CR0_TS (X86_AC(1, ull) << 3)
+#define X86_CR0_WP (X86_AC(1, ull) << 16)
+#define X86_CR0_PG (X86_AC(1, ull) << 31)
+#define X86_CR4_PAE (X86_AC(1, ull) << 5)
+#define X86_CR4_OSFXSR (X86_AC(1, ull) << 9)
+#define X86_CR4_OSXMMEXCPT (X86_AC(1, ull) << 10)
+#define X86_MSR_EFER X86_AC(0xc0000080, u)
+#define X86_EFER_LME (X86_AC(1, u) << 8)
+
+/* Page-table entries (4-level paging). */
+#define X86_PTE_P X86_AC(0x1, ull)    /* present */
+#define X86_PTE_RW X86_AC(0x2, ull)   /* writable */
+#define X86_PTE_PWT X86_AC(0x8, ull)  /* write-through */
+#define X86_PTE_PCD X86_AC(0x10, ull) /* cache disabled */
+#define X86_PTE_PS X86_AC(0x80, ull)  /* a 2 MiB page (in a page directory) */
+
+/* The GDT (start.S): null, 64-bit ring-0 code, ring-0 data, then the TSS's 16-byte descriptor. */
+#define X86_SEL_CODE64 0x08
+#define X86_SEL_DATA 0x10
+#define X86_SEL_TSS 0x18
+#define X86_GDT_BYTES (5 * 8)
+
+/* A descriptor's access byte: present (DPL 0), a code or data segment (else a system one), and
+ * its type; and the flags of a segment's (G: the limit in 4 KiB pages; L: 64-bit code; DB: 32-bit
+ * data). Code and data have the accessed bit set: the CPU would write it, in a GDT read-only. */
+#define X86_DESC_PRESENT X86_AC(0x80, u)
+#define X86_DESC_SEGMENT X86_AC(0x10, u)
+#define X86_DESC_CODE_XRA X86_AC(0xb, u) /* execute/read, accessed */
+#define X86_DESC_DATA_RWA X86_AC(0x3, u) /* read/write, accessed */
+#define X86_DESC_TSS64 X86_AC(0x9, u)    /* an available 64-bit TSS */
+#define X86_DESC_INTR64 X86_AC(0xe, u)   /* a 64-bit interrupt gate (IF cleared on entry) */
+#define X86_FLAG_G X86_AC(0x8, u)
+#define X86_FLAG_DB X86_AC(0x4, u)
+#define X86_FLAG_L X86_AC(0x2, u)
+/* A flat segment's descriptor (base 0, limit 0xfffff): the low and the high dword. */
+#define X86_FLAT_DESC_LO X86_AC(0x0000ffff, u)
+#define X86_FLAT_DESC_HI(type, flags) \
+	(((flags) << 20) | (X86_AC(0xf, u) << 16) | ((X86_DESC_PRESENT | X86_DESC_SEGMENT | (type)) << 8))
+
+#ifndef __ASSEMBLER__
 #include <stdint.h>
 
 /* bsr/lzcnt: count leading zeros without a libgcc call. */
@@ -36,12 +87,9 @@
 #define X86_VEC_NO_FPU 7u               /* device not available (CR0.TS, CR0.EM) */
 #define X86_VEC_PAGE_FAULT 14u          /* CR2 holds the address */
 #define X86_VEC_FIRST_IRQ 32u           /* 0..31 are the CPU's exceptions */
+#define X86_VEC_WATCHDOG X86_VEC_FIRST_IRQ /* the LAPIC timer's */
+#define X86_VEC_SPURIOUS 0xffu          /* the LAPIC's spurious interrupt */
 
-/* Control registers: the bits the kit sets (start.S) and checks after every benchmark. */
-#define X86_CR0_MP (1ull << 1)
-#define X86_CR0_EM (1ull << 2)
-#define X86_CR0_TS (1ull << 3)
-#define X86_CR0_WP (1ull << 16)
 /* MXCSR: the control bits (DAZ, the exception masks, rounding, flush-to-zero); 5:0 are flags. */
 #define X86_MXCSR_CONTROL 0xffc0u
 
@@ -99,4 +147,5 @@ static inline __attribute__((always_inline)) void arch_known_loop(void)
 	                 : "cc");
 }
 
+#endif /* !__ASSEMBLER__ */
 #endif /* ARCH_X86_H */
