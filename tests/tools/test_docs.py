@@ -17,7 +17,9 @@ Which commands run (every shown command falls under exactly one rule, printed wi
   - needs input: reads a file no earlier shown command made (lava.log, base1.jsonl): not run;
   - everything else runs, after the default board's image and fault image (all that the shown
     commands boot) are built as tools/setup builds them.
-Expected status: 0; a comment "exit status N when ..." allows 0 or N."""
+Expected status: 0; a comment "exit status N when ..." allows 0 or N.
+And every path the documents, the tests' CMake files and the host tools' comments name exists
+(test_paths_exist, below: a file moved or renamed must not leave its old name behind)."""
 import glob
 import json
 import os
@@ -244,3 +246,87 @@ def test_record_keys(tree):
             problems.append(f"result.trap is on `{st}` results, which its row does not say")
     assert with_trap >= {"trap", "timeout", "stack_overflow"}, with_trap
     assert not problems, "\n".join(problems)
+
+
+# Where paths are checked: the documents, every README, the CMake modules and the tests' CMake
+# files, the host tools' Python (modules and scripts).
+PATH_SOURCES = ("README.md", "docs/*.md", "*/**/README.md", "cmake/*.cmake", "tests/**/*.cmake",
+                "tests/**/CMakeLists.txt", "tools/**/*.py")
+TOP = "arch|benchmarks|boards|cmake|core|docs|examples|linker|tests|toolchain|tools"
+SOURCE_SUFFIX = r"\.(?:c|h|S|py|cmake|md|ld|cc|cpp)"
+# A path: from a top folder of the kit (core/run/bm_run.c, boards/*/board.cmake), from ../, or any
+# name with a source suffix (bm/services.h, derive.py); not inside a URL, a ${VAR}/ or a longer path.
+PATH = re.compile(r"(?<![\w./$<>{}@%-])((?:\.\./)+[\w./*-]*[\w*]|(?:" + TOP + r")/[\w./*-]*[\w*]"
+                  r"|(?:[\w-]+/)*[\w-]+" + SOURCE_SUFFIX + r")(?![\w(])")
+# Names that are not the kit's files: a user's project in examples (upstream/..., a.c, the history
+# demo's benchmarks/demo.c), QEMU's source (hw/arm/), scratch files tools write, the build facts
+# each image's build generates (build_info.c).
+NOT_KIT = re.compile(r"(upstream|path/to|hw/arm)/.*|a\.c|a\.cmake|dump\.cmake|build_info\.c|benchmarks/demo\.c")
+# Stale names in files another change of issue 37 (5: the shared constants, tools/gen-shared) is
+# rewriting; each is reported when it is gone, so that it leaves this list.
+PENDING = {("tools/bmlib/shared.py", "core/bm_harness.c"), ("cmake/BaremarkEvents.cmake", "tools/bmlib/events.py"),
+           ("docs/records.md", "tools/bmlib/events.py")}
+
+
+def path_sources():
+    names = set()
+    for pattern in PATH_SOURCES:
+        names |= set(glob.glob(pattern, root_dir=ROOT, recursive=True))
+    for name in glob.glob("tools/**", root_dir=ROOT, recursive=True):   # the Python scripts too
+        if os.path.isfile(os.path.join(ROOT, name)) and not name.endswith(".py"):
+            with open(os.path.join(ROOT, name), "rb") as f:
+                if f.read(18) == b"#!/usr/bin/python3":
+                    names.add(name)
+    return sorted(n for n in names if not n.startswith("build/") and "__pycache__" not in n)
+
+
+def kit_paths():
+    """Every file and folder of the kit (no build/, no .git), and every tail of their paths
+    (arch/arch.h is the tail of arch/riscv/include/arch/arch.h: an include path)."""
+    tails = set()
+    for top, dirs, files in os.walk(ROOT):
+        dirs[:] = [d for d in dirs if d not in (".git", "build", "__pycache__")]
+        rel = os.path.relpath(top, ROOT)
+        for name in dirs + files:
+            parts = os.path.normpath(os.path.join(rel, name)).split(os.sep)
+            tails |= {"/".join(parts[i:]) for i in range(len(parts))}
+    return tails
+
+
+def built_here(path):
+    """tests/stats/test_hist, tests/firmware/selftest_faults.elf: what the CMake files of the path's
+    folder build (the build tree's folders are the source's)."""
+    folder, name = os.path.split(path)
+    name = re.sub(r"\.(elf|bin|hex|map|board\.json)$", "", name)
+    texts = [open(c, encoding="utf-8").read() for c in glob.glob(os.path.join(ROOT, folder, "*.cmake")) +
+             glob.glob(os.path.join(ROOT, folder, "CMakeLists.txt"))]
+    return any(re.search(r"\b" + re.escape(name) + r"\b", t) for t in texts)
+
+
+def missing_paths():
+    """(file, line, path) for each path named that does not exist (a document's link: from its
+    folder; any other path: from the kit's top, from its file's folder, or the tail of one)."""
+    tails, out = kit_paths(), []
+    for src in path_sources():
+        here = os.path.dirname(src)
+        for n, ln in enumerate(open(os.path.join(ROOT, src), encoding="utf-8").read().split("\n"), 1):
+            links = re.findall(r"\]\(([^)#\s:]+)[#)]", ln) if src.endswith(".md") else []
+            out += [(src, n, p) for p in links if not os.path.exists(os.path.join(ROOT, here, p))]
+            named = [m.group(1) for m in PATH.finditer(ln) if not re.search(r"://\S*$", ln[:m.start()])]
+            for p in dict.fromkeys(p.rstrip("/") for p in named if p not in links):
+                if NOT_KIT.fullmatch(p) or p in tails or any(
+                        glob.glob(c, root_dir=ROOT) for c in (p, os.path.normpath(os.path.join(here, p)))):
+                    continue
+                if re.match(f"({TOP})/", p) and built_here(p):
+                    continue
+                out.append((src, n, p))
+    return out
+
+
+def test_paths_exist():
+    missing = missing_paths()
+    assert len(path_sources()) > 100, "the files to check were not found"
+    stale = [f"{src}:{n}: {p}" for src, n, p in missing if (src, p) not in PENDING]
+    gone = [f"{src}: {p}" for src, p in sorted(PENDING - {(src, p) for src, _, p in missing})]
+    assert not stale, "paths that do not exist (moved or renamed? name them as they are now):\n" + "\n".join(stale)
+    assert not gone, "fixed: take these out of PENDING in tests/tools/test_docs.py:\n" + "\n".join(gone)

@@ -249,7 +249,7 @@ def differences(result, hist):
 
 
 def ns_problems(d):
-    """The harness's figures that follow from p50, mean and cycle_hz (core/bm_harness.c
+    """The harness's figures that follow from p50, mean and cycle_hz (core/run/bm_measure.c
     summarize): p50_ns and mean_ns = value x 10^9 / cycle_hz, ops_per_s = cycle_hz / p50,
     core_cycles_* = value x core_per_tick_ppm / 10^6, each rounded to nearest from the milli
     figures. [] when they agree or a figure is missing (rules.check_result names those)."""

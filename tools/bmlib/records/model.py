@@ -16,7 +16,7 @@ MARKER_SYMBOL = "bm_model_area"
 LEVELS = ("l1d", "l1i", "l2")
 COUNTS = ("l1d_access", "l1d_miss", "l1i_access", "l1i_miss", "l2_access", "l2_miss")
 MILLI = Decimal("0.001")
-PROBES = 2   # empty windows measured before a benchmark's samples (core/bm_model.c)
+PROBES = 2   # empty windows measured before a benchmark's samples (core/run/bm_model.c)
 
 
 def add_arguments(p):

@@ -13,7 +13,7 @@ from ..shared import PHASES, STATUSES, WARMUP_MAX, WARMUP_MIN, WARMUP_STEP, WARM
 
 DEC128_MAX = Decimal(f"{(2**128 - 1) // 1000}.{(2**128 - 1) % 1000:03d}")   # a milli figure in 128 bits
 
-U32_MAX = derive.U32_MAX     # the firmware's 32-bit counters (bm/harness_internal.h)
+U32_MAX = derive.U32_MAX     # the firmware's 32-bit counts (core/run/run.h)
 # The smallest n at which a statistics state can say it saturated (core/stats, docs/statistics.md):
 # a bin count saturates past U32_MAX samples, and the tail keeps at least one (BM_STATS_TOPK >= 1);
 # the sums only past 2^63 samples.
@@ -168,7 +168,7 @@ class Fields:
 
 
 def warmup_problems(batches, settled):
-    """What core/bm_harness.c's warm_up() cannot end with: it tests the last WARMUP_WINDOW
+    """What core/run/bm_measure.c's warm_up() cannot end with: it tests the last WARMUP_WINDOW
     batches once WARMUP_MIN ran, every WARMUP_STEP batches, and stops at WARMUP_MAX, settled or
     not (the kit's own values, tools/gen-shared; no board or host option sets others)."""
     out = []
