@@ -29,6 +29,9 @@
 
 #define BM_SHORT_INTERVAL_FACTOR 100u
 #define BM_DRIFT_UNSTABLE_PPM 50000u
+/* (the two as the table's legend words them) */
+#define BM_SHORT_INTERVAL_FACTOR_TEXT "100"
+#define BM_DRIFT_UNSTABLE_PCT_TEXT "5%"
 
 /* Two-sided 95% Student t x 10^4 by degrees of freedom (above the last row: 19600). */
 #define BM_T95_LIMIT 19600u
