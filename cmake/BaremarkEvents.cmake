@@ -9,7 +9,8 @@ set(BM_EVENTS "" CACHE STRING "Events to count besides cycles and instructions, 
 
 # _bm_events_defs(<board> <usage-out> <kit-out>): the definitions every source of the board's images
 # sees (BM_EVENT_SLOTS: it sizes the snapshot) and those only the kit does (the names, the board's
-# event encodings). A name that is not portable, given twice, or too many: a configuration error.
+# event encodings). A name that is not portable (asked for, or in the board's BM_EVENT_CODES), given
+# twice, or too many: a configuration error.
 function(_bm_events_defs board usage_out kit_out)
   _bm_get(${board} BM_EVENTS_DEFAULT)
   _bm_get(${board} BM_EVENT_SLOTS_MAX)
@@ -37,6 +38,12 @@ function(_bm_events_defs board usage_out kit_out)
   if(n GREATER BM_EVENTS_MAX)
     message(FATAL_ERROR "BM_EVENTS: ${n} events asked for; at most ${BM_EVENTS_MAX}.")
   endif()
+  foreach(c ${BM_EVENT_CODES}) # (a board's encoding of an event no longer portable would never be used)
+    string(REGEX REPLACE "=.*" "" e "${c}")
+    if(NOT e IN_LIST BM_EVENT_NAMES)
+      message(FATAL_ERROR "Board ${board}: BM_EVENT_CODES names '${e}', which is not an event name (docs/events.md).")
+    endif()
+  endforeach()
   if(NOT BM_EVENT_SLOTS_MAX)
     set(BM_EVENT_SLOTS_MAX 0)
   endif()
