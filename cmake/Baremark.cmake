@@ -299,6 +299,10 @@ function(_bm_fw_built_for name board out)
   else()
     set(built_for qemu)
   endif()
+  if(NOT built_for IN_LIST BM_BUILT_FOR_VALUES) # (tools/bmlib/shared.py's BUILT_FOR: bm check takes no other)
+    message(FATAL_ERROR "baremark_add_firmware(${name}): built_for '${built_for}' is not one of tools/bmlib/shared.py's "
+                        "BUILT_FOR (${BM_BUILT_FOR_VALUES})")
+  endif()
   set(${out} ${built_for} PARENT_SCOPE)
 endfunction()
 

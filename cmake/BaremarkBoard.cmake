@@ -187,7 +187,7 @@ function(_bm_kit_target board libc out)
     return()
   endif()
   foreach(_v BM_DIR BM_HOSTED BM_ARCH_SOURCES BM_ARCH_INCLUDE BM_BOARD_SOURCES BM_BOARD_DEFINES
-             BM_BOARD_LIBS BM_ARCH_LINK_FLAGS LINK_CPU_FLAGS)
+             BM_BOARD_LIBS BM_ARCH_LINK_FLAGS LINK_CPU_FLAGS BM_USER_ISOLATED BM_USER_STACK_BOUNDED)
     _bm_get(${board} ${_v})
   endforeach()
   # Board sources are relative to the board's folder, or absolute (the kit's drivers and
@@ -207,7 +207,10 @@ function(_bm_kit_target board libc out)
   target_include_directories(${kit}_usage INTERFACE ${BAREMARK_DIR}/core/include ${BM_ARCH_INCLUDE})
   target_compile_options(${kit}_usage INTERFACE ${cflags})
   _bm_events_defs(${board} ev_usage ev_kit)
-  target_compile_definitions(${kit}_usage INTERFACE ${ev_usage})
+  # Whether the arch isolates benchmark code is its arch.cmake's to say (the tests read it there):
+  # the C (bm/port.h, an image's own tests) gets it from here, never from a second copy.
+  target_compile_definitions(${kit}_usage INTERFACE ${ev_usage} ARCH_USER_ISOLATED=$<BOOL:${BM_USER_ISOLATED}>
+                             ARCH_USER_STACK_BOUNDED=$<BOOL:${BM_USER_STACK_BOUNDED}>)
   target_link_options(${kit}_usage INTERFACE ${LINK_CPU_FLAGS} ${BM_ARCH_LINK_FLAGS} ${libc_l} -Wl,--gc-sections)
   if(BM_BOARD_LIBS)
     target_link_libraries(${kit}_usage INTERFACE ${BM_BOARD_LIBS})

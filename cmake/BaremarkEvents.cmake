@@ -1,18 +1,16 @@
 # Events beside cycles and instructions (docs/events.md): -DBM_EVENTS=name,name,... picks them by
 # portable name; the board's arch reads up to BM_EVENT_SLOTS_MAX of them in its snapshot, and the
-# firmware says in its meta record which it counts and why it does not count the others.
+# firmware says in its meta record which it counts and why it does not count the others. The
+# portable names (BM_EVENT_NAMES) and BM_EVENTS_MAX are tools/bmlib/shared.py's (BaremarkShared.cmake).
 include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/BaremarkShared.cmake)
 
 set(BM_EVENTS "" CACHE STRING "Events to count besides cycles and instructions, name,name,... (docs/events.md); empty: the board's default (BM_EVENTS_DEFAULT); none: no events")
-# The portable names (docs/events.md says what each counts; tools/bmlib/events.py holds the same list).
-set(BM_EVENT_NAMES instructions cycles sw_incr l1d_access l1d_miss l1i_access l1i_miss l2_access l2_miss
-    branch branch_miss stall_frontend stall_backend dtlb_miss itlb_miss page_faults minor_faults major_faults
-    context_switches cpu_migrations task_clock_ns CACHE INTERNAL "")
-set(BM_EVENTS_MAX 8 CACHE INTERNAL "") # (core/include/bm/events.h: BM_EVENTS_MAX)
 
 # _bm_events_defs(<board> <usage-out> <kit-out>): the definitions every source of the board's images
 # sees (BM_EVENT_SLOTS: it sizes the snapshot) and those only the kit does (the names, the board's
-# event encodings). A name that is not portable, given twice, or too many: a configuration error.
+# event encodings). A name that is not portable (asked for, or in the board's BM_EVENT_CODES), given
+# twice, or too many: a configuration error.
 function(_bm_events_defs board usage_out kit_out)
   _bm_get(${board} BM_EVENTS_DEFAULT)
   _bm_get(${board} BM_EVENT_SLOTS_MAX)
@@ -40,6 +38,12 @@ function(_bm_events_defs board usage_out kit_out)
   if(n GREATER BM_EVENTS_MAX)
     message(FATAL_ERROR "BM_EVENTS: ${n} events asked for; at most ${BM_EVENTS_MAX}.")
   endif()
+  foreach(c ${BM_EVENT_CODES}) # (a board's encoding of an event no longer portable would never be used)
+    string(REGEX REPLACE "=.*" "" e "${c}")
+    if(NOT e IN_LIST BM_EVENT_NAMES)
+      message(FATAL_ERROR "Board ${board}: BM_EVENT_CODES names '${e}', which is not an event name (docs/events.md).")
+    endif()
+  endforeach()
   if(NOT BM_EVENT_SLOTS_MAX)
     set(BM_EVENT_SLOTS_MAX 0)
   endif()

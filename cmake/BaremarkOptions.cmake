@@ -1,17 +1,19 @@
 # User-facing options, validated here so a typo gets a clear message naming the option instead
-# of a broken build or a silently different one.
+# of a broken build or a silently different one. The defaults are tools/bmlib/shared.py's
+# (BM_DEFAULT_*, generated into BaremarkShared.cmake), which the firmware and bm run take too.
 include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/BaremarkShared.cmake)
 
 set(BM_LIBC "" CACHE STRING "C library for firmware: picolibc, newlib or none (empty: the board's default)")
 set_property(CACHE BM_LIBC PROPERTY STRINGS "" picolibc newlib none)
 set(BM_OPT "-O2" CACHE STRING "Optimisation flag of the kit and the benchmarks (-O0..-O3, -Os, -Oz, -Og, -Ofast)")
 set(BM_QEMU_ICOUNT ON CACHE STRING "Run QEMU deterministically (-icount shift=0,sleep=off): cycles = instructions")
 set(BM_FOR_HARDWARE OFF CACHE STRING "Build for the real board, not its QEMU model (records say built_for=hardware)")
-set(BM_SAMPLES 1000 CACHE STRING "Timed batches per benchmark")
-set(BM_HIST ON CACHE STRING "A hist record (the whole distribution) after each ok result; OFF for slow links")
-set(BM_MIN_BATCH_CYCLES 2000 CACHE STRING "Calibration: a timed batch lasts at least this many cycles")
-set(BM_QEMU_TIMEOUT_S 120 CACHE STRING "Seconds a QEMU run may take before the runner kills it")
-set(BM_BENCH_TIMEOUT_MS 10000 CACHE STRING "Watchdog: a benchmark's time budget in ms, setup to teardown (0: none)")
+set(BM_SAMPLES ${BM_DEFAULT_SAMPLES} CACHE STRING "Timed batches per benchmark")
+set(BM_HIST ${BM_DEFAULT_HIST} CACHE STRING "A hist record (the whole distribution) after each ok result; OFF for slow links")
+set(BM_MIN_BATCH_CYCLES ${BM_DEFAULT_MIN_BATCH_CYCLES} CACHE STRING "Calibration: a timed batch lasts at least this many cycles")
+set(BM_QEMU_TIMEOUT_S ${BM_DEFAULT_QEMU_TIMEOUT_S} CACHE STRING "Seconds a QEMU run may take before the runner kills it")
+set(BM_BENCH_TIMEOUT_MS ${BM_DEFAULT_BENCH_TIMEOUT_MS} CACHE STRING "Watchdog: a benchmark's time budget in ms, setup to teardown (0: none)")
 set(BM_LABEL "" CACHE STRING "A label for this build, printed in the meta record (e.g. gcc12-O2)")
 set(BM_SELECT "" CACHE STRING "Regular expression (Python re.search): the benchmarks an image contains (empty: all)")
 set(BM_BENCHMARK_DIRS "" CACHE STRING "Folders of your own benchmarks, searched recursively for .c files")

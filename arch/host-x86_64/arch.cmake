@@ -4,7 +4,7 @@ set(BM_HOSTED_ARCH ON)
 # The CPU part here; arch/hosted is what every hosted arch shares: traps and watchdog, and the
 # process's runtime (main, command line, OS accounting, the stack for core).
 set(BM_ARCH_SOURCES ${CMAKE_CURRENT_LIST_DIR}/arch.c)
-foreach(f traps main cli perf events stack state)
+foreach(f traps main cli rusage events stack state)
   list(APPEND BM_ARCH_SOURCES ${CMAKE_CURRENT_LIST_DIR}/../hosted/${f}.c)
 endforeach()
 # The bare-metal arch's readers and test hooks (arch/x86.h, arch/test.h) by include path, after this

@@ -3,10 +3,13 @@
  * (arch/hosted_events.h). Software events open everywhere; hardware and cache events where the
  * machine shows a PMU, else not counted with the errno perf_event_open gave. */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "arch/arch.h" /* (arch/hosted_events.h) */
@@ -50,6 +53,36 @@ static int fd[BM_EVENTS_MAX];
 static unsigned n_fd, slot_of[BM_EVENTS_MAX];
 char arch_host_events_fact[200];
 
+/* kernel.perf_event_paranoid (-99: unreadable). */
+static int perf_paranoid(void)
+{
+	int f = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY);
+	char b[16] = {0};
+	if (f < 0)
+		return -99;
+	ssize_t n = read(f, b, sizeof b - 1);
+	close(f);
+	return n > 0 ? atoi(b) : -99;
+}
+
+/* An attribute for this thread's counter of (type, config): the hypervisor excluded, the kernel
+ * where exclude_kernel. */
+static void perf_attr(struct perf_event_attr *a, uint32_t type, uint64_t config, int exclude_kernel)
+{
+	memset(a, 0, sizeof *a);
+	a->size = sizeof *a;
+	a->type = type;
+	a->config = config;
+	a->exclude_kernel = exclude_kernel != 0;
+	a->exclude_hv = 1;
+}
+
+/* perf_event_open(2) for this thread on any CPU, in group_fd's group (-1: none), close-on-exec. */
+static int perf_open(struct perf_event_attr *a, int group_fd)
+{
+	return (int)syscall(SYS_perf_event_open, a, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
 static const char *type_name(uint32_t type)
 {
 	return type == PERF_TYPE_SOFTWARE ? "PERF_TYPE_SOFTWARE"
@@ -90,14 +123,14 @@ static void close_group(void)
 static int open_one(unsigned k, int exclude_kernel)
 {
 	struct perf_event_attr a;
-	arch_host_perf_attr(&a, table[k].type, table[k].config, exclude_kernel);
+	perf_attr(&a, table[k].type, table[k].config, exclude_kernel);
 	a.read_format = PERF_FORMAT_GROUP;
 	/* The leader starts disabled and pinned: the whole group counts from one enable, and a group
 	 * the PMU cannot hold is put in error state (reads return 0 bytes) rather than multiplexed
 	 * (counts scaled from part of the time: not the batch's counts). */
 	a.disabled = n_fd == 0;
 	a.pinned = n_fd == 0;
-	return arch_host_perf_event_open(&a, n_fd ? fd[0] : -1);
+	return perf_open(&a, n_fd ? fd[0] : -1);
 }
 
 /* One read of the group; 1 when it gave every value. */
@@ -167,12 +200,12 @@ static void open_group(struct bm_event *ev, unsigned n, unsigned settled, int ex
 /* Called at every run's bring-up (bm_run; --repetitions runs it again): the group is opened anew. */
 void arch_events_setup(struct bm_event *ev, unsigned n)
 {
-	int paranoid = arch_host_perf_paranoid();
+	int paranoid = perf_paranoid();
 	/* Kernel mode too where allowed (context switches and migrations are counted there); else
 	 * user mode only, as kernel.perf_event_paranoid >= 2 requires of an unprivileged process. */
 	struct perf_event_attr probe;
-	arch_host_perf_attr(&probe, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0);
-	int f = arch_host_perf_event_open(&probe, -1);
+	perf_attr(&probe, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0);
+	int f = perf_open(&probe, -1);
 	int exclude_kernel = f < 0 && (errno == EACCES || errno == EPERM);
 	if (f >= 0)
 		close(f);

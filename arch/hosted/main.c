@@ -90,8 +90,7 @@ int main(int argc, char **argv)
 	add_fact("clock_res_ns", fact_res);
 	add_fact("clock_read_ns", fact_read);
 	add_fact("cpu", fact_cpu);
-	add_fact("perf", arch_host_perf_open());
-	add_fact("rusage", "per benchmark: wall_ms/user_ms/sys_ms and perf_* in each result record");
+	add_fact("rusage", "per benchmark: wall_ms/user_ms/sys_ms in each result record");
 #if BM_EVENT_SLOTS
 	add_fact("perf_events", arch_host_events_fact); /* (filled by arch_events_setup, before the meta) */
 #endif

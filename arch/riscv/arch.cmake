@@ -14,8 +14,9 @@ set(BM_ARCH_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/usermode.S
   ${CMAKE_CURRENT_LIST_DIR}/semihost.S)
 set(BM_ARCH_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/include)
-# Benchmark code runs in U-mode with the kit's memory out of its reach (ARCH_USER_ISOLATED): a
-# write over the kit's state is a trap of the benchmark, not the run's end (the tests know).
+# Benchmark code runs in U-mode with the kit's memory out of its reach: a write over the kit's
+# state is a trap of the benchmark, not the run's end (the tests know). Said here only: the C gets
+# ARCH_USER_ISOLATED (and ARCH_USER_STACK_BOUNDED) from these two (cmake/BaremarkBoard.cmake).
 set(BM_USER_ISOLATED ON)
 # ...and PMP ends what it may write of the stack at the top of its own frames (usermode.S).
 set(BM_USER_STACK_BOUNDED ON)

@@ -190,11 +190,12 @@ static void legend(const struct bm_run_info *run)
 	bm_out_str(" per iteration after overhead subtraction; cold = the first run after setup (and "
 	           "setup_each), alone; insn/it = instructions retired");
 	if (short_seen)
-		bm_out_str("; ok* = the median batch is under 100x the counter read overhead or 100 ticks, so "
-		           "its figure rests on the overhead subtraction or the counter's resolution");
+		bm_out_str("; ok* = the median batch is under " BM_SHORT_INTERVAL_FACTOR_TEXT "x the counter read "
+		           "overhead or " BM_SHORT_INTERVAL_FACTOR_TEXT " ticks, so its figure rests on the overhead "
+		           "subtraction or the counter's resolution");
 	if (drift_seen)
 		bm_out_str("; ok~ = UNSTABLE: the fastest batch of one quarter of the samples differs from "
-		           "another's by more than 5% (the machine's speed changed during the benchmark, "
+		           "another's by more than " BM_DRIFT_UNSTABLE_PCT_TEXT " (the machine's speed changed during the benchmark, "
 		           "or the benchmark's own cost changes from sample to sample: its figures mix "
 		           "two states)");
 	if (state_seen)

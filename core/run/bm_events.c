@@ -105,10 +105,11 @@ int bm_event_name_is(const char *name, const char *want)
 
 const char *bm_event_os_reason(const char *name)
 {
-	static const char *const os[] = {"page_faults", "minor_faults", "major_faults", "context_switches",
-	                                 "cpu_migrations", "task_clock_ns"};
+#define EV_OS(name_, os_) os_ ? name_ : 0,
+	static const char *const os[] = {BM_EVENT_LIST(EV_OS)}; /* (bm/shared.h: NULL but the OS's) */
+#undef EV_OS
 	for (unsigned i = 0; i < sizeof os / sizeof *os; i++)
-		if (bm_event_name_is(name, os[i]))
+		if (os[i] && bm_event_name_is(name, os[i]))
 			return "an operating system's event (perf_event_open on host-linux): bare metal has none";
 	return 0;
 }

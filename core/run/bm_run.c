@@ -8,17 +8,18 @@
 #include "report/report.h"
 #include "run/run.h"
 
+/* The build's options (cmake/BaremarkOptions.cmake); without them, the same defaults (bm/shared.h). */
 #ifndef BM_SAMPLES
-#define BM_SAMPLES 1000
+#define BM_SAMPLES BM_DEFAULT_SAMPLES
 #endif
 #ifndef BM_MIN_BATCH_CYCLES
-#define BM_MIN_BATCH_CYCLES 2000
+#define BM_MIN_BATCH_CYCLES BM_DEFAULT_MIN_BATCH_CYCLES
 #endif
 #ifndef BM_BENCH_TIMEOUT_MS
-#define BM_BENCH_TIMEOUT_MS 10000
+#define BM_BENCH_TIMEOUT_MS BM_DEFAULT_BENCH_TIMEOUT_MS
 #endif
 #ifndef BM_HIST
-#define BM_HIST 1 /* hist records on by default; BM_HIST=OFF for slow links */
+#define BM_HIST BM_DEFAULT_HIST /* hist records; BM_HIST=OFF for slow links */
 #endif
 
 void bm_config_defaults(struct bm_config *cfg)

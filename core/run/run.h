@@ -154,9 +154,8 @@ int bm_verdict_kit_lost(const struct bm_kit_state *kit, const struct bm_bench_re
 void bm_verdict_after_code(const struct bm_bench *b, struct bm_bench_result *res, const char *core);
 void bm_verdict_after_figures(const struct bm_bench *b, struct bm_bench_result *res);
 /* The spread of the quarters' fastest batches, in ppm (0 with fewer than 4 quarters). Drift past
- * BM_DRIFT_UNSTABLE_PPM (5%) makes a result `unstable`: the machine's speed changed while it ran,
- * or the workload's own cost did (under deterministic QEMU only the latter). */
-#define BM_DRIFT_UNSTABLE_PPM 50000u
+ * BM_DRIFT_UNSTABLE_PPM (bm/shared.h) makes a result `unstable`: the machine's speed changed while
+ * it ran, or the workload's own cost did (under deterministic QEMU only the latter). */
 uint32_t bm_verdict_drift_ppm(const uint64_t *qmin, unsigned n);
 static inline int bm_verdict_unstable(const struct bm_bench_result *res)
 {
@@ -324,9 +323,9 @@ int bm_take_samples(const struct bm_bench *b, uint32_t iters, uint32_t samples, 
  * kit-owned marker area whose address the plugin is told, because in QEMU 7.2 a plugin cannot
  * read registers or memory. Built in only with -DBM_QEMU_MODEL=cache; otherwise empty. */
 #if BM_MODEL
-/* +0 opens a window, +1 closes it, +2 counts one sample in it, +3..+36 carry a benchmark's index
- * bit by bit (the plugin sees which address was written, never the value). */
-#define BM_MODEL_AREA_BYTES 37u
+/* Its offsets (BM_MODEL_MARK_*, bm/shared.h, which the plugin includes too): a window opens,
+ * closes, counts one sample; a benchmark's index follows bit by bit (the plugin sees which
+ * address was written, never the value). */
 extern volatile uint8_t bm_model_area[BM_MODEL_AREA_BYTES];
 void bm_model_bench(const struct bm_bench *b);
 
@@ -335,7 +334,7 @@ void bm_model_bench(const struct bm_bench *b);
 static inline void bm_model_open(void)
 {
 	__asm__ volatile("" : : : "memory");
-	bm_model_area[0] = 0;
+	bm_model_area[BM_MODEL_MARK_OPEN] = 0;
 	__asm__ volatile("" : : : "memory");
 }
 
@@ -345,8 +344,8 @@ static inline void bm_model_close(uint32_t samples)
 {
 	__asm__ volatile("" : : : "memory");
 	for (uint32_t i = 0; i < samples; i++)
-		bm_model_area[2] = 0;
-	bm_model_area[1] = 0;
+		bm_model_area[BM_MODEL_MARK_SAMPLE] = 0;
+	bm_model_area[BM_MODEL_MARK_CLOSE] = 0;
 	__asm__ volatile("" : : : "memory");
 }
 #else

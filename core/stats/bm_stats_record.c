@@ -12,11 +12,15 @@
 
 void bm_stats_record_fields(struct bm_record *r, const struct bm_stats_report *rep)
 {
-	const struct bm_quantile *q[4] = {&rep->p50, &rep->p90, &rep->p99, &rep->p999};
-	static const char *const qk[4] = {"p50", "p90", "p99", "p999"};
+#define Q_PTR(name, num, den, rank) &rep->name,
+#define Q_KEY(name, num, den, rank) #name,
+	const struct bm_quantile *q[BM_QUANTILES] = {BM_QUANTILE_LIST(Q_PTR)};
+	static const char *const qk[BM_QUANTILES] = {BM_QUANTILE_LIST(Q_KEY)};
+#undef Q_PTR
+#undef Q_KEY
 	bm_rec_u64(r, "n", rep->n);
 	bm_rec_milli128(r, "min", rep->min_milli);
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < BM_QUANTILES; k++)
 		bm_rec_milli128(r, qk[k], q[k]->value_milli);
 	bm_rec_milli128(r, "max", rep->max_milli);
 	bm_rec_milli128(r, "mean", rep->mean_milli);
@@ -24,7 +28,7 @@ void bm_stats_record_fields(struct bm_record *r, const struct bm_stats_report *r
 	bm_rec_u64(r, "cv_ppm", rep->cv_ppm);
 	bm_rec_milli128(r, "ci95", rep->ci95_milli);
 	bm_rec_obj_begin(r, "bound_ppm"); /* 0 = exact nearest-rank answer */
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < BM_QUANTILES; k++)
 		bm_rec_u64(r, qk[k], q[k]->bound_ppm);
 	bm_rec_obj_end(r);
 	bm_rec_obj_begin(r, "tukey");

@@ -285,20 +285,20 @@ BM_NO_LIBCALLS void bm_stats_report(const struct bm_stats *s, uint64_t div, stru
 		return;
 	bm_st_scaled(s->top != EMPTY_TOP ? s->min : bm_st_tail_at(s, 0), 0, 1000, div, &r->min_milli);
 	bm_st_scaled(bm_stats_max(s), 0, 1000, div, &r->max_milli);
-	/* Q1, P50, Q3, P90, P99, P99.9: ranks ascending, one walk (Q1 and Q3 undivided, for Tukey). */
-	static const uint16_t num[6] = {1, 1, 3, 9, 99, 999}, den[6] = {4, 2, 4, 10, 100, 1000};
-	uint64_t rank[6];
-	unsigned bin[6];
-	for (unsigned i = 0; i < 6; i++)
+	/* The reported quantiles and Tukey's quartiles: ranks ascending, one walk (bm/shared.h; Q1 and
+	 * Q3 undivided). */
+	static const uint16_t num[BM_RANKS] = BM_RANKS_NUM, den[BM_RANKS] = BM_RANKS_DEN;
+	uint64_t rank[BM_RANKS];
+	unsigned bin[BM_RANKS];
+	for (unsigned i = 0; i < BM_RANKS; i++)
 		rank[i] = rank_of(n, num[i], den[i]);
-	bins_of_ranks(s, rank, 6, bin);
+	bins_of_ranks(s, rank, BM_RANKS, bin);
 	struct bm_quantile q1, q3;
-	quantile_at(s, rank[0], bin[0], 1, &q1);
-	quantile_at(s, rank[1], bin[1], div, &r->p50);
-	quantile_at(s, rank[2], bin[2], 1, &q3);
-	quantile_at(s, rank[3], bin[3], div, &r->p90);
-	quantile_at(s, rank[4], bin[4], div, &r->p99);
-	quantile_at(s, rank[5], bin[5], div, &r->p999);
+	quantile_at(s, rank[BM_RANK_Q1], bin[BM_RANK_Q1], 1, &q1);
+	quantile_at(s, rank[BM_RANK_Q3], bin[BM_RANK_Q3], 1, &q3);
+#define Q_AT(name, num_, den_, i) quantile_at(s, rank[i], bin[i], div, &r->name);
+	BM_QUANTILE_LIST(Q_AT)
+#undef Q_AT
 
 	struct bm_wide s1, s2;
 	bm_st_totals(s, &s1, &s2);

@@ -1,5 +1,5 @@
-# ctest host.stats_tables_current, host.shared_current: regenerate a generated header (GEN) and
-# compare it with the checked-in one (HDR): the two sides it serves (C and Python) cannot drift.
+# ctest host.stats_tables_current: regenerate a generated header (GEN) and compare it with the
+# checked-in one (HDR): the two sides it serves (C and Python) cannot drift.
 execute_process(COMMAND ${GEN} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${GEN} failed (${rc})")

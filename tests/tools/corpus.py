@@ -15,6 +15,7 @@ from bmlib import FORMAT  # noqa: E402
 from bmlib.records import derive  # noqa: E402
 from bmlib.records.frame import crc_hex, dump  # noqa: E402
 from bmlib.records.rules import STATUSES, WARMUP_WINDOW  # noqa: E402
+from bmlib.shared import DRIFT_UNSTABLE_PPM  # noqa: E402
 
 
 def figures(raw, iters):
@@ -222,7 +223,7 @@ def _drift_past_spread(d):
     lo, hi = d["min"], d["max"]
     most = (hi - lo) * 10**6 / lo if lo > 0 else 0
     drift = int(most) + 1000 if lo > 0 else 1
-    d.update(drift_ppm=drift if drift < 2**32 else 2**32, unstable=drift > 50000)
+    d.update(drift_ppm=drift if drift < 2**32 else 2**32, unstable=drift > DRIFT_UNSTABLE_PPM)
 
 
 def value_edits():

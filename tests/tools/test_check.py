@@ -362,6 +362,24 @@ def _edit_meta(lines, edit):
     return lines[:i] + [corpus.resign(lines[i], edit)] + lines[i + 1:]
 
 
+def _with_unit(lines, unit):
+    """lines with the meta record's cycle_unit and every record's unit set to unit."""
+    def edit(d):
+        d.update(cycle_unit=unit) if d.get("type") == "meta" else d.update(unit=unit)
+    return [corpus.resign(ln, edit) if ln.startswith("{") and ('"unit":' in ln or '"type":"meta"' in ln) else ln
+            for ln in lines]
+
+
+@pytest.mark.parametrize("unit,refused", [("cycles", True), ("cntvct_ticks", False)])
+def test_icount_cycles_equal_instructions_only_on_the_core_clock(unit, refused):
+    """Under -icount shift=0 a core clock counts one cycle per instruction, so a mean of cycles
+    other than insns says the boot ran without -icount; a timer's ticks (a fallback counter such
+    as CNTVCT_EL0) run at the timer's rate there too, and are never held to it."""
+    lines = _edit_result(corpus.realistic14(samples=100), "crc32", lambda d: d.update(insns=d["insns"] + 1))
+    said = [m for m in _problems(_with_unit(lines, unit)) if "cycles is not its" in m]
+    assert bool(said) == refused, said
+
+
 @pytest.mark.parametrize("built_for,unit,ok", [("qemu-icount", "systick_ticks", True), ("hardware", "systick_ticks", False),
                                                ("qemu-icount", "cycles", False)])
 def test_tick_insns_only_where_a_tick_is_a_count_of_instructions(built_for, unit, ok):

@@ -262,10 +262,6 @@ PATH = re.compile(r"(?<![\w./$<>{}@%-])((?:\.\./)+[\w./*-]*[\w*]|(?:" + TOP + r"
 # demo's benchmarks/demo.c), QEMU's source (hw/arm/), scratch files tools write, the build facts
 # each image's build generates (build_info.c).
 NOT_KIT = re.compile(r"(upstream|path/to|hw/arm)/.*|a\.c|a\.cmake|dump\.cmake|build_info\.c|benchmarks/demo\.c")
-# Stale names in files another change of issue 37 (5: the shared constants, tools/gen-shared) is
-# rewriting; each is reported when it is gone, so that it leaves this list.
-PENDING = {("tools/bmlib/shared.py", "core/bm_harness.c"), ("cmake/BaremarkEvents.cmake", "tools/bmlib/events.py"),
-           ("docs/records.md", "tools/bmlib/events.py")}
 
 
 def path_sources():
@@ -326,7 +322,5 @@ def missing_paths():
 def test_paths_exist():
     missing = missing_paths()
     assert len(path_sources()) > 100, "the files to check were not found"
-    stale = [f"{src}:{n}: {p}" for src, n, p in missing if (src, p) not in PENDING]
-    gone = [f"{src}: {p}" for src, p in sorted(PENDING - {(src, p) for src, _, p in missing})]
+    stale = [f"{src}:{n}: {p}" for src, n, p in missing]
     assert not stale, "paths that do not exist (moved or renamed? name them as they are now):\n" + "\n".join(stale)
-    assert not gone, "fixed: take these out of PENDING in tests/tools/test_docs.py:\n" + "\n".join(gone)

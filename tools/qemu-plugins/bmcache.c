@@ -1,13 +1,16 @@
 /* baremark's deterministic cache model: a QEMU TCG plugin (API version 1, QEMU 7.2) simulating
  * L1I, L1D and an optional unified L2 (set-associative, LRU, write-allocate) and counting, per
  * timed window the kit marks (stores to its marker area, core/run/bm_model.c), accesses and
- * misses. */
+ * misses. What it shares with the kit and bm run (the marker offsets, the counts and their file,
+ * the generic cache) is bm/shared.h's, generated from tools/bmlib/shared.py. */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "bm/shared.h"
 
 /* The few API v1 declarations used (Debian ships no qemu-plugin.h; these match QEMU 7.2's). */
 typedef uint64_t qemu_plugin_id_t;
@@ -55,7 +58,7 @@ static int cache_init(struct cache *c, const char *name, const char *spec)
 	unsigned long s, w, l;
 	char extra;
 	if (sscanf(spec, "%lu:%lu:%lu%c", &s, &w, &l, &extra) != 3 || !s || !w || !l || (l & (l - 1)) ||
-	    s % (w * l) || ((s / (w * l)) & (s / (w * l) - 1)) || s > (1ul << 30) || w > 64) {
+	    s % (w * l) || ((s / (w * l)) & (s / (w * l) - 1)) || s > BM_MODEL_MAX_BYTES || w > BM_MODEL_MAX_WAYS) {
 		fprintf(stderr, "bmcache: %s=%s: give SIZE:WAYS:LINE in bytes, line and set count powers of two\n", name,
 		        spec);
 		return -1;
@@ -90,9 +93,10 @@ static inline int cache_touch(struct cache *c, uint64_t lineno)
 }
 
 /* ---- the counts ---- */
-enum { L1D_ACC, L1D_MISS, L1I_ACC, L1I_MISS, L2_ACC, L2_MISS, NCOUNT };
-static const char *const count_name[NCOUNT] = {"l1d_access", "l1d_miss", "l1i_access", "l1i_miss", "l2_access",
-                                                "l2_miss"};
+#define COUNT_ENUM(e, name) e,
+#define COUNT_NAME(e, name) name,
+enum { BM_MODEL_COUNT_LIST(COUNT_ENUM) NCOUNT };
+static const char *const count_name[NCOUNT] = {BM_MODEL_COUNT_LIST(COUNT_NAME)};
 static struct cache l1d, l1i, l2;
 static bool have_l2;
 static uint64_t now[NCOUNT];       /* since boot: what a region counted is a difference */
@@ -131,7 +135,7 @@ static void flush_pending(void)
 static void region_on(uint64_t after)
 {
 	memcpy(reg_start, now, sizeof now);
-	reg_start[L1I_ACC] -= after;
+	reg_start[L1I_ACCESS] -= after;
 	region = true;
 }
 
@@ -156,23 +160,23 @@ static void region_off(uint64_t after)
 {
 	for (int k = 0; k < NCOUNT; k++)
 		win[k] += now[k] - reg_start[k];
-	win[L1I_ACC] -= after;
+	win[L1I_ACCESS] -= after;
 	region = false;
 	if (cyc_mask)
 		emit(1);
 }
 
-/* The marker area (core/run/bm_model.c): +0 opens a window, +1 closes it, +2 adds a sample to the
- * open window, +3 starts a benchmark's index (0), +4..+35 set index bit k, +36 ends the index. */
+/* The marker area (core/run/bm_model.c, BM_MODEL_MARK_*): a window opens, closes, gets a sample;
+ * a benchmark's index starts (0), gets bit k (one offset per bit), ends. */
 static void mark(uint64_t off, uint64_t after)
 {
-	if (off == 0) {
+	if (off == BM_MODEL_MARK_OPEN) {
 		memset(win, 0, sizeof win);
 		open = true;
 		window_samples = 0;
 		if (!cyc_mask)
 			region_on(after);
-	} else if (off == 1) {
+	} else if (off == BM_MODEL_MARK_CLOSE) {
 		if (open) {
 			if (region)
 				region_off(after);
@@ -180,13 +184,13 @@ static void mark(uint64_t off, uint64_t after)
 				emit(window_samples);
 			open = false;
 		}
-	} else if (off == 2) {
+	} else if (off == BM_MODEL_MARK_SAMPLE) {
 		window_samples++;
-	} else if (off == 3) {
+	} else if (off == BM_MODEL_MARK_INDEX_BEGIN) {
 		bench_bits = 0;
-	} else if (off >= 4 && off < 36) {
-		bench_bits |= 1u << (off - 4);
-	} else if (off == 36) {
+	} else if (off >= BM_MODEL_MARK_INDEX_BIT && off < BM_MODEL_MARK_INDEX_BIT + BM_MODEL_INDEX_BITS) {
+		bench_bits |= 1u << (off - BM_MODEL_MARK_INDEX_BIT);
+	} else if (off == BM_MODEL_MARK_INDEX_END) {
 		bench = bench_bits;
 	}
 }
@@ -209,7 +213,7 @@ static void on_cycle_read(unsigned int vcpu, void *u)
 static inline void l2_fill(uint64_t addr)
 {
 	if (have_l2) {
-		now[L2_ACC]++;
+		now[L2_ACCESS]++;
 		now[L2_MISS] += (uint64_t)cache_touch(&l2, addr >> l2.line_shift);
 	}
 }
@@ -231,7 +235,7 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
 		}
 	}
 	/* an access across two lines is one access, missed if either line was (as callgrind counts) */
-	now[L1D_ACC]++;
+	now[L1D_ACCESS]++;
 	now[L1D_MISS] += (uint64_t)miss;
 }
 
@@ -246,7 +250,7 @@ static void on_tb(unsigned int vcpu, void *u)
 {
 	(void)vcpu;
 	const struct tbinfo *t = u;
-	now[L1I_ACC] += t->n_insns;
+	now[L1I_ACCESS] += t->n_insns;
 	for (uint32_t i = 0; i < t->n_lines; i++) {
 		if (cache_touch(&l1i, t->lines[i])) {
 			now[L1I_MISS]++;
@@ -312,7 +316,7 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
 		cyc_mask = 0xfffff07fu;
 		cyc_match = 0xc0002073u;
 	}
-	const char *d = "32768:4:64", *i = "32768:4:64", *l2spec = NULL;
+	const char *d = BM_MODEL_GENERIC_CACHE, *i = BM_MODEL_GENERIC_CACHE, *l2spec = NULL;
 	for (int k = 0; k < argc; k++) {
 		const char *a = argv[k];
 		if (!strncmp(a, "marker=", 7)) {
@@ -322,7 +326,7 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
 				fprintf(stderr, "bmcache: %s: give the marker area's address\n", a);
 				return -1;
 			}
-			marker_end = marker + 37;
+			marker_end = marker + BM_MODEL_AREA_BYTES;
 		} else if (!strncmp(a, "out=", 4)) {
 			out_path = a + 4;
 		} else if (!strncmp(a, "l1d=", 4)) {
@@ -348,7 +352,7 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
 		fprintf(stderr, "bmcache: cannot open %s\n", out_path);
 		return -1;
 	}
-	fprintf(out, "bmcache 1 l1d=%s l1i=%s l2=%s\n", d, i, l2spec ? l2spec : "none");
+	fprintf(out, "bmcache %d l1d=%s l1i=%s l2=%s\n", BM_MODEL_FILE_FORMAT, d, i, l2spec ? l2spec : "none");
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	return 0;

@@ -8,9 +8,7 @@
 #include <stdint.h>
 
 #include "bm/event_slots.h"
-
-/* Most names BM_EVENTS may list (counted or not). */
-#define BM_EVENTS_MAX 8
+#include "bm/shared.h" /* BM_EVENTS_MAX: most names BM_EVENTS may list (counted or not) */
 
 /* One event asked for. The arch fills source and what follows it (counted: in slot `slot` of the
  * snapshot) or reason (not counted). */

@@ -46,7 +46,8 @@ struct bm_record;
 #error "arch/arch.h must define ARCH_HAS_CLZ64 to 0 or 1 (see bm/port.h)"
 #endif
 
-/* Benchmark code out of the kit's reach (optional; arch/arch.h):
+/* Benchmark code out of the kit's reach (optional; said by the arch's arch.cmake, BM_USER_ISOLATED
+ * and BM_USER_STACK_BOUNDED, from which the build defines the two macros below):
  *   ARCH_USER_ISOLATED  1 when the arch runs benchmark code unprivileged, with the kit's memory
  *       ([__kit_start, __kit_end), linker/common.ld), its trap vectors and its counter set-up
  *       out of reach; then also:

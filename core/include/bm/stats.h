@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "bm/port.h"
+#include "bm/shared.h"
 #include "bm/wide.h"
 
 /* Geometry, fixed at compile time (docs/statistics.md has the figures). The histogram is anchored
@@ -97,7 +98,10 @@ struct bm_stats_report {
 	struct bm_u128 stddev_milli; /* sample standard deviation (n-1); 0 when n < 2 */
 	uint64_t cv_ppm;          /* stddev / mean in ppm; 0 when mean is 0 */
 	struct bm_u128 ci95_milli;   /* half-width of the 95% confidence interval of the mean */
-	struct bm_quantile p50, p90, p99, p999;
+	/* p50, p90, p99, p999: the reported quantiles (BM_QUANTILE_LIST, bm/shared.h) */
+#define BM_STATS_Q_FIELD(name, num, den, rank) struct bm_quantile name;
+	BM_QUANTILE_LIST(BM_STATS_Q_FIELD)
+#undef BM_STATS_Q_FIELD
 	/* Tukey fences (Q1 - 1.5 IQR, Q3 + 1.5 IQR) and the summary of samples inside them. */
 	struct bm_u128 fence_lo_milli, fence_hi_milli;
 	uint64_t outliers_lo, outliers_hi;

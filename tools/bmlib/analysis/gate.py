@@ -15,7 +15,7 @@ class Gate:
     text: str
 
 
-_GATE = re.compile(r"^(min|p50|median|p90|p99|p999|max|mean):\+?(\d+(?:\.\d+)?)(%?)$")
+_GATE = re.compile(r"^(%s|median):\+?(\d+(?:\.\d+)?)(%%?)$" % "|".join(SUMMARY))
 
 
 def parse_gate(text):

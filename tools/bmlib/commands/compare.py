@@ -18,6 +18,7 @@ from ..records import events
 from ..records.figures import SUMMARY
 from ..records.frame import printable
 from ..records.log import load_runs
+from ..shared import DRIFT_UNSTABLE_PPM
 from .options import alpha, bench_pattern
 from .output import FORMATS, num, pct, render
 
@@ -141,7 +142,7 @@ def compare_runs(a_runs, b_runs, metrics, alpha, name_filter=None, warn=None, ev
             moved = sum(1 for r in res if r.get("unstable") is True)
             sat = sum(1 for r in res if isinstance(r.get("flags"), dict) and r.get("flags").get("saturated") is True)
             if warn and moved:
-                warn(f"{name}: unstable in {moved} of {len(res)} run(s) of {side} (drift over 50,000 ppm: the "
+                warn(f"{name}: unstable in {moved} of {len(res)} run(s) of {side} (drift over {DRIFT_UNSTABLE_PPM:,} ppm: the "
                      f"machine's speed or the benchmark's own cost moved during it)")
             big = [x.hist.data["n"] for x in benches if x.hist is not None and x.status == "ok"
                    and dist.thinned(x.hist.data)]

@@ -11,6 +11,7 @@ from ..records import events
 from ..records.figures import SUMMARY
 from ..records.frame import printable
 from ..records.log import load_runs
+from ..shared import DRIFT_UNSTABLE_PPM, SHORT_INTERVAL_FACTOR
 from .options import bench_pattern
 from .output import FORMATS, num, pct, render
 
@@ -28,9 +29,10 @@ def add_arguments(p):
 
 
 def _status(res):
-    """ok, with the firmware table's marks: ok* (short_interval: the median batch is under 100x
-    the counter read overhead or 100 ticks, the figure rests on the subtraction or the resolution), ok~ (the machine's speed or
-    the benchmark's own cost moved during it: drift_ppm over 50,000), ok? (state_dependent: under
+    """ok, with the firmware table's marks: ok* (short_interval: the median batch is under
+    SHORT_INTERVAL_FACTOR x the counter read overhead or that many ticks, the figure rests on the
+    subtraction or the resolution), ok~ (the machine's speed or the benchmark's own cost moved
+    during it: drift_ppm over DRIFT_UNSTABLE_PPM), ok? (state_dependent: under
     deterministic QEMU its cold run cost other than a warm one); and ok! (a statistics
     counter saturated: the moments are not exact); or the failure."""
     st = res.get("status")
@@ -184,10 +186,11 @@ def main(args):
         event_table(rows, runs, args.format, args.merge)
     marks = sorted({c for row in rows for c in "*~?!" if row["_raw"]["status"].startswith("ok") and c in row["_raw"]["status"]})
     if "*" in marks:
-        warn("ok*: the median batch is under 100x the counter read overhead or 100 ticks: the figure rests on the "
-             "overhead subtraction or the counter's resolution")
+        warn(f"ok*: the median batch is under {SHORT_INTERVAL_FACTOR}x the counter read overhead or "
+             f"{SHORT_INTERVAL_FACTOR} ticks: the figure rests on the overhead subtraction or the counter's resolution")
     if "~" in marks:
-        warn("ok~: drift_ppm over 50,000: the machine's speed (or the benchmark's own cost) moved during it")
+        warn(f"ok~: drift_ppm over {DRIFT_UNSTABLE_PPM:,}: the machine's speed (or the benchmark's own cost) moved "
+             f"during it")
     if "?" in marks:
         warn("ok?: state-dependent: under deterministic QEMU its cold run cost other than a warm one: the body "
              "changes the state its work depends on (its figures time runs on its own output; give it a setup_each)")

@@ -34,6 +34,7 @@ from ..records import log as logmod
 from ..records import model, rules, stream
 from ..records.board import load_board
 from ..records.figures import SUMMARY
+from ..shared import DEFAULTS
 from .options import count, seconds
 
 BROKEN, TIMEOUT = 125, 124
@@ -56,7 +57,8 @@ def expectation(text):
 
 def add_arguments(p):
     p.add_argument("--exit-map", default="direct", choices=["direct", "isa-debug-exit"])
-    p.add_argument("--timeout", type=seconds, default=120, help="seconds per run (default 120)")
+    p.add_argument("--timeout", type=seconds, default=DEFAULTS["QEMU_TIMEOUT_S"],
+                   help=f"seconds per run (default {DEFAULTS['QEMU_TIMEOUT_S']}, as the build's BM_QEMU_TIMEOUT_S)")
     p.add_argument("--package", default="", help="Debian package that provides the emulator (for the error message)")
     p.add_argument("--check", action="store_true", help="judge the records and require a passing run")
     p.add_argument("--expect-status", type=int, default=None, help="require this guest status")

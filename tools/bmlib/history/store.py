@@ -44,9 +44,9 @@ _TABLES = [
     """CREATE TABLE IF NOT EXISTS bm_results (
         run_id BIGINT NOT NULL REFERENCES bm_runs (id) ON DELETE CASCADE,
         name TEXT NOT NULL, status TEXT NOT NULL, unit TEXT, iters BIGINT, n BIGINT,
-        min TEXT, p50 TEXT, p90 TEXT, p99 TEXT, p999 TEXT, max TEXT, mean TEXT, stddev TEXT, insns TEXT,
+        {figures},
         hist TEXT,                    -- the hist record's fields as JSON (ok results)
-        PRIMARY KEY (run_id, name))""",
+        PRIMARY KEY (run_id, name))""".replace("{figures}", ", ".join(f"{k} TEXT" for k in FIGURES)),
 ]
 # (figures are exact decimals: kept as their text, read back as Decimal, on both databases)
 

@@ -333,7 +333,9 @@ class _Check:
         that counts instructions counts one cycle per instruction, so every ok result's mean
         cycles equal its mean instructions (insns). An image built for icount but booted without
         it (a hand-made QEMU line) counts host time instead: its figures are not exact, and
-        compare must not judge them as if they were."""
+        compare must not judge them as if they were. (Only where the counter is the core clock,
+        cycle_unit "cycles": a timer's ticks, the fallback of a core without a usable cycle
+        counter, run at the timer's rate under -icount too.)"""
         if not deterministic(self.meta.get("built_for")):
             return
         # The same from the clock where there is no instructions counter (x86): under -icount
@@ -357,6 +359,8 @@ class _Check:
                 if isinstance(rhz, int) and not isinstance(rhz, bool) and abs(rhz - 10**9) > 10**7:
                     self.bench_say(b, b.result, f"result: cycle_hz = {rhz}, but built_for = \"qemu-icount\" runs "
                                                 f"the {self.meta.get('cycle_unit')} counter at 1 GHz (-icount shift=0)")
+        if self.meta.get("cycle_unit") != "cycles":
+            return
         said = {k[1] for k in self.subjects if k[0] == "bench"}   # (an edited result is said already)
         for b in self.bt.benches:
             r = b.result

@@ -1,38 +1,18 @@
-"""The kit's portable event names (the one list: -DBM_EVENTS takes them, the records carry them),
+"""The kit's portable event names (shared.EVENTS: -DBM_EVENTS takes them, the records carry them),
 and the checker's rules for the meta record's "events" (what a run counts, from which source, and
 what it cannot count, with why) and each ok result's "events" (per-iteration figures), alone and
 against each other (docs/records.md). The cache model's own rules are in model.py."""
 import argparse
 from decimal import Decimal
 
+from .. import shared
 from .derive import U32_MAX
 from .figures import EVENT_FIGURES, deterministic
 from .frame import DEC_MAX, U64_MAX
 
-# name -> what one count is (per iteration in a result)
-NAMES = {
-    "instructions": "instructions retired",
-    "cycles": "core clock cycles (the PMU's own counter, beside the kit's cycle figure)",
-    "sw_incr": "software increments (AArch64 PMSWINC writes)",
-    "l1d_access": "level-1 data cache accesses",
-    "l1d_miss": "level-1 data cache misses (refills)",
-    "l1i_access": "level-1 instruction cache accesses",
-    "l1i_miss": "level-1 instruction cache misses (refills)",
-    "l2_access": "level-2 (unified) cache accesses",
-    "l2_miss": "level-2 cache misses (refills)",
-    "branch": "branches retired",
-    "branch_miss": "branches mispredicted",
-    "stall_frontend": "cycles the front end delivered no instruction",
-    "stall_backend": "cycles the back end accepted no instruction",
-    "dtlb_miss": "data TLB misses (refills)",
-    "itlb_miss": "instruction TLB misses (refills)",
-    "page_faults": "page faults (Linux, perf software event)",
-    "minor_faults": "minor page faults: no disk read (Linux)",
-    "major_faults": "major page faults: a disk read (Linux)",
-    "context_switches": "context switches (Linux)",
-    "cpu_migrations": "moves to another CPU (Linux)",
-    "task_clock_ns": "nanoseconds the task ran on a CPU (Linux)",
-}
+# name -> what one count is (per iteration in a result): the one list, shared.py's (the build
+# and the firmware take it from there)
+NAMES = shared.EVENTS
 # source -> the keys of a meta events.counted entry beside "source", and their types
 SOURCES = {"pmu": {"raw": int, "counter": str}, "perf": {"type": int, "config": int}, "model": {}}
 SOURCE_WORDS = {"pmu": "pmu", "perf": "perf", "model": "modelled"}

@@ -2,16 +2,15 @@
 in order (each inner one's nearest rank), the figures bm compare, bm history and bm run --exact
 take, an event's figures, the built_for values and the one test of a deterministic build."""
 
-# Each inner quantile's nearest rank, as a fraction of n (core/stats/bm_stats_report.c).
-RANKS = {"p50": (1, 2), "p90": (9, 10), "p99": (99, 100), "p999": (999, 1000)}
+from ..shared import BUILT_FOR, RANKS  # noqa: F401 (the firmware's, tools/gen-shared)
+
+# RANKS: each inner quantile's nearest rank, as a fraction of n (core/stats/bm_stats_report.c).
 QUANTILES = ("min",) + tuple(RANKS) + ("max",)
 LEVELS = {"min": 0.0, **{k: num / den for k, (num, den) in RANKS.items()}, "max": 1.0}
 # What a comparison, a history series and `bm run --exact` take of an ok result.
 SUMMARY = QUANTILES + ("mean",)
 # An event's per-iteration figures in an ok result (docs/records.md, "events").
 EVENT_FIGURES = ("mean", "p50")
-
-BUILT_FOR = ("qemu-icount", "qemu", "hardware", "hosted")
 
 
 def deterministic(built_for):

@@ -9,21 +9,25 @@ import os
 import tempfile
 from decimal import ROUND_HALF_EVEN, Decimal
 
+from .. import shared
 from ..errors import UsageError
 from . import frame
 
 MARKER_SYMBOL = "bm_model_area"
 LEVELS = ("l1d", "l1i", "l2")
-COUNTS = ("l1d_access", "l1d_miss", "l1i_access", "l1i_miss", "l2_access", "l2_miss")
+# (what the plugin and the kit agree on is shared.py's: the counts in the plugin's order, the empty
+# windows before a benchmark's samples, the counts file's format, the generic cache)
+COUNTS = shared.MODEL_COUNTS
+PROBES = shared.MODEL_PROBES
+GENERIC = shared.cache_spec(shared.MODEL_GENERIC_CACHE)
 MILLI = Decimal("0.001")
-PROBES = 2   # empty windows measured before a benchmark's samples (core/run/bm_model.c)
 
 
 def add_arguments(p):
     p.add_argument("--model", metavar="PLUGIN", help="run under the cache model: the plugin's .so (bmcache)")
-    p.add_argument("--model-geometry", metavar="GEO", default="l1d=32768:4:64,l1i=32768:4:64,l2=none",
-                   type=geometry, help="caches as l1d=SIZE:WAYS:LINE,l1i=...,l2=...|none (default: 32 KiB 4-way, "
-                   "64-byte lines, no L2)")
+    p.add_argument("--model-geometry", metavar="GEO", default=f"l1d={GENERIC},l1i={GENERIC},l2=none",
+                   type=geometry, help=f"caches as l1d=SIZE:WAYS:LINE,l1i=...,l2=...|none (default: {GENERIC} "
+                   "for both L1s, no L2)")
     p.add_argument("--model-elf", metavar="ELF", help="the image (default: the command's argument ending in .elf)")
 
 
@@ -41,7 +45,7 @@ def geometry(text):
         try:
             s, w, ln = (int(x) for x in val.split(":"))
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{part!r}: SIZE:WAYS:LINE in bytes, e.g. 32768:4:64") from None
+            raise argparse.ArgumentTypeError(f"{part!r}: SIZE:WAYS:LINE in bytes, e.g. {GENERIC}") from None
         problem = geometry_problem(s, w, ln)
         if problem:
             raise argparse.ArgumentTypeError(f"{part!r}: {problem}")
@@ -60,10 +64,11 @@ def geometry_problem(size, ways, line):
     """Why a cache of this geometry cannot exist, or None (the plugin's own limits included)."""
     if not _pow2(line) or line < 4:
         return f"a line of {line} bytes: a power of two, at least 4"
-    if not 1 <= ways <= 64:
-        return f"{ways} ways: 1 to 64"
-    if size <= 0 or size % (ways * line) or not _pow2(size // (ways * line)) or size > 1 << 30:
-        return f"{size} bytes over {ways} ways of {line}-byte lines is not a power-of-two number of sets (up to 1 GiB)"
+    if not 1 <= ways <= shared.MODEL_MAX_WAYS:
+        return f"{ways} ways: 1 to {shared.MODEL_MAX_WAYS}"
+    if size <= 0 or size % (ways * line) or not _pow2(size // (ways * line)) or size > shared.MODEL_MAX_BYTES:
+        return (f"{size} bytes over {ways} ways of {line}-byte lines is not a power-of-two number of sets (up to "
+                f"{shared.MODEL_MAX_BYTES >> 30} GiB)")
     return None
 
 
@@ -113,7 +118,7 @@ def read_counts(path):
             lines = f.read().splitlines()
     except OSError as e:
         raise ValueError(f"the cache model wrote no counts ({e.strerror})") from None
-    if not lines or not lines[0].startswith("bmcache 1 ") or not lines[-1].startswith("end "):
+    if not lines or not lines[0].startswith(f"bmcache {shared.MODEL_FILE_FORMAT} ") or not lines[-1].startswith("end "):
         raise ValueError("the cache model's counts are cut short (QEMU did not exit normally?)")
     windows = {}
     for ln in lines[1:-1]:

@@ -9,7 +9,8 @@ from . import derive, events, model
 from .figures import BUILT_FOR, QUANTILES, RANKS, deterministic
 from .frame import DEC_MAX, U64_MAX, NonFinite, printable
 # (the firmware's values, tools/gen-shared; STATUSES and WARMUP_WINDOW are also taken from here)
-from ..shared import PHASES, STATUSES, WARMUP_MAX, WARMUP_MIN, WARMUP_STEP, WARMUP_WINDOW  # noqa: F401
+from ..shared import (DRIFT_UNSTABLE_PPM, PHASES, STATUSES, WARMUP_MAX, WARMUP_MIN, WARMUP_STEP,  # noqa: F401
+                      WARMUP_WINDOW)
 
 DEC128_MAX = Decimal(f"{(2**128 - 1) // 1000}.{(2**128 - 1) % 1000:03d}")   # a milli figure in 128 bits
 
@@ -267,8 +268,8 @@ def check_result(d: dict) -> list:
     elif dep is None and why is not None:
         f.errs.append("state_reason without state_dependent")
     drift, unstable = f.int("drift_ppm", required=False, hi=U32_MAX), f.bool("unstable", required=False)
-    if drift is not None and unstable is not None and unstable != (drift > 50000):
-        f.errs.append(f"unstable = {show(unstable)} but drift_ppm = {drift} (unstable means over 50000)")
+    if drift is not None and unstable is not None and unstable != (drift > DRIFT_UNSTABLE_PPM):
+        f.errs.append(f"unstable = {show(unstable)} but drift_ppm = {drift} (unstable means over {DRIFT_UNSTABLE_PPM})")
     n = f.int("n", lo=1)
     q = [(k, f.dec(k)) for k in QUANTILES]
     _order(f, q)

@@ -14,7 +14,7 @@ from . import frame
 
 # After a boot completed, a later one that prints no record for this long has stalled: a
 # benchmark is silent for at most its watchdog budget (the meta's bench_timeout_ms, 10 s by
-# default), so three budgets are waited for when that is longer.
+# default: shared.DEFAULTS), so three budgets are waited for when that is longer.
 STALL_S = 30.0
 STALL_BUDGETS = 3
 

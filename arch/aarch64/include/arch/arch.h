@@ -124,12 +124,12 @@ static inline __attribute__((always_inline)) void arch_snap_end_ev(struct arch_s
 }
 #endif
 
-/* Benchmark code runs at EL0 (bm/port.h, ARCH_USER_ISOLATED; usermode.S), where it reads the
- * counters (PMUSERENR_EL0, CNTKCTL_EL1) and, where the page tables can say so (arch facts,
- * "benchmarks"), nothing of the kit's memory; it asks the kit with an SVC. The kit's handler runs C
- * that may use the FP/SIMD registers the AAPCS64 lets a callee change: the call says so. */
+/* Benchmark code runs at EL0 (bm/port.h, ARCH_USER_ISOLATED: the build defines it from
+ * arch.cmake's BM_USER_ISOLATED; usermode.S), where it reads the counters (PMUSERENR_EL0,
+ * CNTKCTL_EL1) and, where the page tables can say so (arch facts, "benchmarks"), nothing of the
+ * kit's memory; it asks the kit with an SVC. The kit's handler runs C that may use the FP/SIMD
+ * registers the AAPCS64 lets a callee change: the call says so. */
 #include "arch/svc.h"
-#define ARCH_USER_ISOLATED 1
 uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1, void *top);
 static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b)
 {

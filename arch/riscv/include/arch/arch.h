@@ -177,10 +177,10 @@ static inline __attribute__((always_inline)) void arch_snap_end_ev(struct arch_s
 #endif
 
 /* Benchmark code runs in U-mode (bm/port.h, ARCH_USER_ISOLATED; usermode.S), where it reads the
- * counters (mcounteren) and nothing of the kit's memory (PMP); it asks the kit with an ecall. */
+ * counters (mcounteren) and nothing of the kit's memory (PMP), whose stack ends at the top of its
+ * own frames (ARCH_USER_STACK_BOUNDED); it asks the kit with an ecall. The build defines both from
+ * arch.cmake's BM_USER_ISOLATED and BM_USER_STACK_BOUNDED. */
 #include "arch/ecall.h"
-#define ARCH_USER_ISOLATED 1
-#define ARCH_USER_STACK_BOUNDED 1 /* PMP ends its stack at the top of its own frames */
 uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1, void *top);
 static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b)
 {
