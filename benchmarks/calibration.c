@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The kit's self-checks, run like any benchmark: `empty` must report 0 cycles once the
  * counter overhead is subtracted, and `known_loop` (an asm loop of known length from the arch)
  * must report exactly ARCH_KNOWN_LOOP_INSNS under deterministic QEMU. */

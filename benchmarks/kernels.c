@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Standard kernels with result checks: table-driven CRC-32 over 1 KiB, a 4 KiB memcpy (the C
  * library's when there is one), and a 16x16 integer matrix multiply. Each result is checked
  * against a second, independent computation made in setup. On boards with little RAM

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The kit measuring itself: the cost of one bm_stats_add() (every sample of every benchmark goes
  * through it), one benchmark per input shape, each named for what it feeds:
  *   random        1,000 .. 100,000, uniform (the typical insert)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Loop structure: summing two arrays in two separate loops versus one merged loop (the merged
  * loop halves the loop overhead but interleaves two streams), and sequential array traversal
  * versus a linked list in shuffled order (a dependent load chain defeats prefetch and ILP). */

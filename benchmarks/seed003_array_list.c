@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Seed 003's "Array vs Linked List" example as the seed wrote it: SIZE = 1000 ints summed into a
  * volatile local, from an array and from a list of nodes allocated one after another in the
  * seed's order (node i-1 after node i, so the walk runs down through memory). Under the QEMU

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Firmware images from benchmark sources, for any board, from the kit's own build or from a user's
 # project (add_subdirectory or FetchContent of the kit; see examples/out-of-tree):
 #

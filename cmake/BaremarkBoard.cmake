@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # What a board is to the build: its board.cmake and its arch's arch.cmake, read once; the kit's
 # object library for a board and C library (core, arch, board, libc, with their flags); the
 # board's QEMU and runner command lines. Included by cmake/Baremark.cmake.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Events beside cycles and instructions (docs/events.md): -DBM_EVENTS=name,name,... picks them by
 # portable name; the board's arch reads up to BM_EVENT_SLOTS_MAX of them in its snapshot, and the
 # firmware says in its meta record which it counts and why it does not count the others. The

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The deterministic cache model under QEMU (docs/cache-model.md): -DBM_QEMU_MODEL=cache builds the
 # TCG plugin tools/qemu-plugins/bmcache.c for this machine, builds the kit with its marker area
 # (core/run/bm_model.c) and has `bm run` load the plugin with the board's cache geometry.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # User-facing options, validated here so a typo gets a clear message naming the option instead
 # of a broken build or a silently different one. The defaults are tools/bmlib/shared.py's
 # (BM_DEFAULT_*, generated into BaremarkShared.cmake), which the firmware and bm run take too.

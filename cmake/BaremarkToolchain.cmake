@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Before project(): find a board's folder and pick the cross toolchain of its arch. The kit's own
 # build includes this; a user's project includes it before its own project() call:
 #   set(BM_BOARD hifive1)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Renames the global symbols one program of a third-party suite defines, by prefix, in copies of
 # its objects (run at build time by baremark_wrap_program, cmake/Baremark.cmake), so programs that
 # each define main and share helper names link into one image. References to what the program

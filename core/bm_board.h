@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* How core calls the board (NULL-safe, cold path): the wrappers of bm/port.h's board structs that
  * core alone uses (the two an arch may use too, bm_port_timer and bm_port_mem_map, are offered in
  * bm/services.h). Core-private: not for arch or board code. Core reaches the board's devices only

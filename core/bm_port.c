@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What core offers the ports (bm/services.h): the run's end through the board's exit device, a
  * configuration error, the state of a hardware probe that the arch's trap handler consults, the
  * sealed set-up's loss, and fact lists; and for core itself (bm_board.h) the watchdog's alarm once

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The portable core's sources, for the firmware (cmake/Baremark.cmake) and the host unit tests
 # (core/CMakeLists.txt): one list, so a new core file is added once. By layer (core/README.md).
 set(BM_CORE_SOURCE_NAMES out/bm_out.c out/bm_crc32.c out/bm_record.c out/bm_wide.c guard/bm_scratch.c bm_port.c

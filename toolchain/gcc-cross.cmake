@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # One GCC toolchain file for every bare-metal arch, parameterised by the board's arch
 # (arch/<arch>/arch.cmake, read by cmake/BaremarkToolchain.cmake): BM_CROSS is the tool prefix
 # (riscv64-unknown-elf-, aarch64-linux-gnu-, arm-none-eabi-, or empty for the host gcc used

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* AArch64 cold path: turn on the MMU and caches, enable the PMU cycle counter and an
  * INST_RETIRED event counter where the core implements one, check at boot that each counter
  * advances (falling back PMCCNTR_EL0 -> CNTVCT_EL0 when it does not), and turn any exception into

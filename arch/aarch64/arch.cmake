@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # AArch64: entry at EL3/EL2/EL1 dropping to EL1, exception vectors, MMU identity map, PMU and
 # generic-timer counters, semihosting exit. -mcpu comes from the board (BM_CPU_FLAGS). The
 # toolchain is Debian's Linux gcc used freestanding: undo its defaults that make no sense on bare

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* AArch64 PMUv3 events (bm/events.h): each portable name's common architectural event, checked
  * against PMCEID0/1_EL0 (what this core implements) and PMCR_EL0.N (its counters); slot i counts
  * on event counter i + 1 (counter 0 is the kit's instruction count), filtered to count at EL0 and

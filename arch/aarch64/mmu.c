@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* AArch64 identity map (see arch/mmu.h): 4 KiB granule, T0SZ = 32 (4 GiB of VA starting at
  * level 1), one level-2 table per GiB, 2 MiB blocks from the board's memory map, and 4 KiB pages
  * in the blocks that hold the image: FLASH read-only (a stray store, e.g. a stack frame far below

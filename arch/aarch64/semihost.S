@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* AArch64 semihosting exit (SYS_EXIT with ADP_Stopped_ApplicationExit and a status): the exit
  * device `arch_semihosting` (arch/devices.h) of boards whose only way to end QEMU with a status
  * is semihosting. Under QEMU it needs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* AArch64 entry: core 0 runs, the others park. Whatever EL the loader starts us at (EL3: QEMU
  * -kernel ELF on raspi3b, virt secure=on; EL2: a Pi's firmware with kernel8.img, virt
  * virtualization=on; EL1: virt by default), we drop to non-secure EL1 and run there: one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the kit sets up of an AArch64 core at EL1 that benchmark code (also EL1) can change, kept
  * and put back after every benchmark (bm/port.h, arch_state_restore): the vector base, the
  * system control (MMU, caches, alignment checks), FP/SIMD's enable and control (rounding mode,

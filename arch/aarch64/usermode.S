@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* AArch64 EL0 calls (bm/port.h, ARCH_USER_ISOLATED): the kit runs at EL1 on SP_EL0; a benchmark's
  * code runs at EL0 on the same stack below the kit's frames, where the page tables (mmu.c) let it
  * write only the main stack and the user region. It comes back with an SVC (arch_user_exit), which

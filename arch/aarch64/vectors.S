@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* AArch64 exception vectors.
  * - EL1 (arch_vectors): 16 entries of 0x80 bytes (4 sources x sync/IRQ/FIQ/SError). Every entry
  *   saves the caller-saved registers on the trap stack (SP_EL1, see start.S), turns FP/SIMD on,

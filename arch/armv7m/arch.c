@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cortex-M start-up (ARMv6-M, ARMv7-M, ARMv8-M): probe the core and its counters, start SysTick
  * and check its 64-bit extension across forced wraps, pick the snapshots' source (DWT_CYCCNT,
  * else SysTick extended to 64 bits, else the board timer), and turn on the stack guard

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Cortex-M (ARMv6-M, ARMv7-M, ARMv8-M; Thumb only): vector table and reset, faults with trap
 # recovery, counters (DWT_CYCCNT, else SysTick extended to 64 bits, else the board timer), the
 # SysTick watchdog, an MPU/PSPLIM stack guard, semihosting exit. The board's BM_CPU_FLAGS carry

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cortex-M events (bm/events.h): none of the portable events is one of the DWT's (its 8-bit CPI,
  * exception, sleep, LSU and fold cycle counters), and the Armv8.1-M PMU (M55, M85) is not programmed
  * by the kit; each event is named as not counted with what the probe read (QEMU models no DWT and

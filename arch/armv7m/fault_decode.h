@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cortex-M fault causes in words: the configurable fault status (CFSR: MMFSR, BFSR, UFSR) and
  * HFSR decoded, or on ARMv6-M, which has no status registers, what the instruction at the
  * faulting PC says. Static functions included by trap.c only, so the handler is one translation

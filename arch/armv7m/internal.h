@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the Cortex-M arch's own C files share (not for boards or core): the profile switches, the
  * linker and start.S symbols, the exception frame, the watchdog's state, and the few register
  * sequences more than one file runs. Helpers here are static inline, so each caller gets the

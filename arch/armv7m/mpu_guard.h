@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The Cortex-M hardware stack guard and read-only FLASH: an MPU no-access region below the main
  * stack and an MPU read-only region over FLASH (ARMv7-M with an MPU, PMSAv7), or PSPLIM and a
  * read-only region (ARMv8-M mainline, PMSAv8). Included by arch.c only, so

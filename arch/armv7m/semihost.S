@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cortex-M semihosting exit (SYS_EXIT_EXTENDED with ADP_Stopped_ApplicationExit and a status):
  * the exit device `arch_semihosting` (arch/devices.h). Under QEMU it needs -semihosting. On a
  * board without a debugger BKPT escalates to HardFault; the handler recognises this address and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cortex-M entry: the vector table (first in flash: the core loads the initial MSP and the reset
  * address from it), the reset handler, one entry for every other exception, the trampoline that
  * trap recovery returns to, and (ARMv6-M) the counter routine the snapshots call.

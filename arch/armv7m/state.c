@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the kit sets up of a Cortex-M core that benchmark code (privileged too) can change, kept
  * and put back after every benchmark (bm/port.h, arch_state_restore): the vector table's base,
  * the fault enables and traps, the MPU's enable, the FPU's enable and control (rounding mode,

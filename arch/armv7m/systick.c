@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cortex-M SysTick: its start-up probe, the check at boot that its 24-bit count extended to 64
  * bits by the wrap interrupt loses and doubles no wrap, the extended count for the cold path, and
  * the per-benchmark watchdog on its wrap interrupt (struct armv7m_systick_alarm, arch/devices.h;

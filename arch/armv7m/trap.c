@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cortex-M exceptions: every exception but reset enters arch_exception (from start.S). The
  * SysTick wrap counts a period and checks the watchdog's deadline; a probe resumes after its
  * instruction; any other fault or interrupt becomes a struct bm_fault, recovered (trap recovery:

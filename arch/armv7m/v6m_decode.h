@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The ARMv6-M instruction decoder: which address a faulting load or store used, and its size
  * (v6m_access_fault below). Included by trap.c only, for the reason fault_decode.h gives. */
 #ifndef ARCH_ARMV7M_V6M_DECODE_H

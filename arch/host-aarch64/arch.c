@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Hosted AArch64 cold path: the generic timer's frequency for the meta record, and the signal
  * traps (arch/hosted). */
 #include <ucontext.h>

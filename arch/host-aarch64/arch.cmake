@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Hosted AArch64 (a Linux process): CNTVCT_EL0 read from user space around timed regions, fatal
 # signals as traps. Built with the system compiler and libc; no toolchain file, no start-up.
 set(BM_HOSTED_ARCH ON)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Hosted x86_64 cold path: probe the user-space TSC (RDTSCP, invariant TSC, whether a hypervisor
  * is underneath) for the meta record, and install the signal traps (arch/hosted). */
 #include <ucontext.h>

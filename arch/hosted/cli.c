@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The hosted runtime's command line: every option validated, a bad one named in the error. */
 #include <errno.h>
 #include <sched.h>

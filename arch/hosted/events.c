@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Events on a hosted arch (bm/events.h, docs/events.md): the portable names perf_event_open has,
  * as one group for the run (this thread, pinned), read with one read() in the event snapshots
  * (arch/hosted_events.h). Software events open everywhere; hardware and cache events where the

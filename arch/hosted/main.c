@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The hosted runtime's entry: the command line becomes a bm_config (run policy: the selection,
  * --min-time, CPU pinning), facts about the OS are gathered for the board, and the core runs the
  * selection (--repetitions times). Measuring, ordering and reporting are core's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Between the hosted runtime's parts: the command line (cli.c), per-benchmark OS accounting
  * (rusage.c), the event group (events.c), and main.c. What a hosted board uses of them is in
  * arch/hosted.h. */

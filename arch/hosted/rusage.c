@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The hosted runtime's per-benchmark accounting, outside the timed region: wall time and
  * getrusage CPU time read when a benchmark starts and ends (the board's bench hooks), the
  * differences added to its result record and printed as a table after the run. (Hardware and the

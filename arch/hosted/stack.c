@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The hosted C runtime's part of the port contract (bm/port.h): the main thread's stack as the
  * kernel gives it, so core tells a fault below it apart as a stack overflow. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the kit relies on of a Linux process that benchmark code can change, kept and put back
  * after every benchmark (bm/port.h, arch_state_restore): the floating-point environment's
  * rounding mode (fesetround). Signal handlers and the rest are the OS's to keep. */

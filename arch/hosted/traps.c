@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Traps of a hosted arch (a Linux process): fatal signals are the exceptions, and SIGALRM is the
  * watchdog's interrupt. Each is handed to core like a bare-metal fault: recovered when a benchmark
  * runs (the handler jumps back to the harness), else reported (cause in words, pc, faulting

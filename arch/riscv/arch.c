@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* RISC-V cold path: enable the counters for every privilege level that exists, probe which
  * optional CSRs are present (a missing CSR traps as an illegal instruction, so the probe runs
  * under the trap handler), and turn any other trap into a readable report and a failed run. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # RISC-V: M-mode entry, trap vector, counter enabling, semihosting exit. The board's BM_CPU_FLAGS
 # carry -march/-mabi; compile with _zicsr (gcc 12 needs it for csrr/csrw) but link without it,
 # or the multilib selection picks a hard-float library. Read before project() (variables only).

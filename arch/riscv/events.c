@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* RISC-V Zihpm events (bm/events.h): the board's event encodings (BM_EVENT_CODES in its
  * board.cmake: QEMU virt's event numbers, the SiFive cores' event classes) programmed into
  * mhpmevent3.. for slots 0.., each counter found by reading it (an absent one traps) and each event

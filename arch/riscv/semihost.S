@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* RISC-V semihosting exit (SYS_EXIT_EXTENDED): the exit device `arch_semihosting` of boards
  * with no exit device of their own (arch/devices.h).
  * The magic sequence must be uncompressed and must not straddle a page, hence norvc and

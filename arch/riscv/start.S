@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* RISC-V M-mode entry: one hart runs, the others park. Sets the trap vector and its own
  * stack (mscratch), the main stack, then hands over to core's C start (bm_crt_start). */
 #include "arch/riscv.h" /* REG_S, REG_L, REGBYTES */

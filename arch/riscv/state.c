@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the kit sets up of a RISC-V hart that benchmark code (M-mode) can change, kept and put
  * back after every benchmark (bm/port.h, arch_state_restore): the trap vector, the mstatus bits
  * that change how M-mode itself runs (MPRV: its loads and stores as another mode; MXR, SUM, TW),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* RISC-V U-mode calls (bm/port.h, ARCH_USER_ISOLATED): the kit runs in M-mode; a benchmark's code
  * runs in U-mode on the main stack below the kit's frames, where PMP entry 4 lets it write only
  * [the stack's bottom, top) and entry 6 the user region (arch.c, pmp_user). It comes back with an

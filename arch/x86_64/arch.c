@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x86_64 cold path: probe the TSC (RDTSCP, invariant TSC, CPUID 0x15/0x16 frequency, a PIT
  * cross-check), measure how many core cycles one TSC tick is worth, and turn any exception into
  * a readable report (vector in words, error code, RIP) and a failed run. */

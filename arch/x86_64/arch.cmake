@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # x86_64 bare metal: PVH entry into long mode, IDT exception reports, TSC probing. Built with the
 # host's own gcc, freestanding: nothing of the host may leak in. -mno-red-zone: exceptions push
 # their frame on the current stack, below rsp. SSE stays on (the x86_64 baseline; start.S enables

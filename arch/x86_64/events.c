@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x86_64 events (bm/events.h): the architectural PMU is found through CPUID leaf 0xA; the kit does
  * not program it, so every event is named as not counted with what the probe read (QEMU's TCG
  * models no PMU: version 0). */

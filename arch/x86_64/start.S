@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x86_64 entry from QEMU -kernel through a PVH ELF note (QEMU refuses 64-bit multiboot ELFs):
  * 32-bit protected mode, paging off. Identity-map 4 GiB (2 MiB pages, and 4 KiB pages in the
  * 2 MiB around the stack guard: the guard page not present, FLASH read-only with CR0.WP so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the kit sets up of an x86_64 core that benchmark code (also ring 0) can change, kept and
  * put back after every benchmark (bm/port.h, arch_state_restore): the interrupt descriptor table,
  * CR0 and CR4 (paging, write protection, the FPU's and SSE's enables), and the x87 and SSE control

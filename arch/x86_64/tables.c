@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x86_64's TSS and IDT, set up once from start.S in long mode while its tables are still writable:
  * the TSS with IST1 the trap stack (every vector runs there, so even a fault of an exhausted stack
  * is reported), its descriptor in the GDT, and an interrupt gate to start.S's stub for each of

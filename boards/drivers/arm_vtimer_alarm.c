@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Virtual-timer watchdog (see arm_vtimer_alarm.h). GICv2 registers from the GIC architecture
  * specification v2 (IHI 0048B), the BCM2836 local controller's from the QA7 document. */
 #include "arch/arch.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The Arm generic timer's virtual timer (CNTV) as the watchdog's alarm: a one-shot deadline whose
  * interrupt (PPI 27) reaches the core through the board's interrupt controller, a GICv2 (QEMU
  * virt) or the BCM2836 local controller (Raspberry Pi 2/3). AArch64 only. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* BCM2835 system timer (see bcm2835_systimer.h): CHI, CLO, CHI again; if CHI changed, CLO
  * wrapped in between, so read again. */
 #include "bcm2835_systimer.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* BCM2835/2837 system timer (Raspberry Pi): a free-running 1 MHz counter in two 32-bit halves,
  * CLO at +0x04 and CHI at +0x08. */
 #ifndef DRIVERS_BCM2835_SYSTIMER_H

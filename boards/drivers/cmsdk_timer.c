@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* CMSDK APB timer driver (see cmsdk_timer.h). Registers from the Cortex-M System Design Kit
  * TRM (DDI 0479), "APB timer": it counts down from RELOAD to 0 and reloads. */
 #include "cmsdk_timer.h"

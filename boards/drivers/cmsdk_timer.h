@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Arm CMSDK APB timer (MPS2 TIMER0/TIMER1 and other Cortex-M System Design Kit SoCs): a 32-bit
  * down-counter at PCLK, run free from 0xffffffff as the board timer, extended to 64 bits in
  * software (timer32_ext.h). The rate is PCLK (25 MHz on the MPS2 images). */

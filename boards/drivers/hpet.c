@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* HPET main counter (see hpet.h). Registers from the IA-PC HPET specification 1.0a: general
  * capabilities at +0x000 (counter period in fs in bits 63:32), configuration at +0x010 (bit 0
  * ENABLE_CNF), main counter at +0x0f0. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* HPET (IA-PC High Precision Event Timer): the main counter as the board timer. Its rate comes
  * from the capabilities register (period in femtoseconds), read at init: hz is set there, and
  * stays 0 (no timer) when no valid HPET answers at `base`. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* isa-debug-exit (see isa_debug_exit.h). x86 only: port I/O. */
 #include "isa_debug_exit.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* QEMU's isa-debug-exit device (x86 PC, -device isa-debug-exit,iobase=0xf4,iosize=0x04): `outl v`
  * ends QEMU with status (v << 1) | 1, so QEMU never exits 0 this way; the runner maps it back
  * (bm run --exit-map isa-debug-exit). Without the device (a real PC) the board halts. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Memory-mapped device registers, for the drivers here, the board families and the boards: a
  * register is `*mmio32(base + OFFSET)`, read, written or changed in place (`|=`). Volatile: every
  * access reaches the device, at its width, in program order. (x86 port I/O is the arch's.) */

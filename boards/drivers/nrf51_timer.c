@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* nRF51 TIMER driver (see nrf51_timer.h). Registers from the nRF51 Series Reference Manual v3.0,
  * chapter 18 (TIMER). */
 #include "nrf51_timer.h"

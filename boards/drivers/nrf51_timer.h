@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Nordic nRF51 TIMER (TIMER0..2) as the board timer: 32-bit mode, counting HFCLK (16 MHz) divided
  * by 2^prescaler, read by a CAPTURE task into CC[3], extended to 64 bits in software
  * (timer32_ext.h). The rate is 16 MHz >> prescaler. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* CLINT mtime and mtimecmp (see riscv_clint.h). On a 32-bit bus the halves are read hi/lo/hi, so
  * a carry between them never gives a torn value, and mtimecmp is written so that no intermediate
  * value lies in the past (the RISC-V privileged spec's sequence). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* RISC-V CLINT/ACLINT machine timer: mtime, a 64-bit free-running MMIO counter, as the board
  * timer, and mtimecmp (hart 0) as the watchdog's alarm: a machine timer interrupt at a deadline.
  * The rate is the board's (10 MHz on QEMU virt and sifive_e, 1 MHz on sifive_u, the 32.768 kHz

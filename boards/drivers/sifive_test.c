@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SiFive test finisher (see sifive_test.h). Without the device (real hardware) the store does
  * nothing and the board halts here. */
 #include "sifive_test.h"

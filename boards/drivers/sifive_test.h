@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* QEMU's SiFive test device ("finisher", virt and sifive_u at 0x100000): a store ends QEMU with
  * a status. 0x5555 = pass (exit 0); (code << 16) | 0x3333 = fail with exit code `code`. */
 #ifndef DRIVERS_SIFIVE_TEST_H

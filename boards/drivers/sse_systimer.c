@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Arm SSE-300 system timer driver (see sse_systimer.h). Registers from the Arm Corstone SSE-300
  * TRM (101773), "System counter and timers": the Armv8-M system timer frame and the generic
  * counter's control frame. */

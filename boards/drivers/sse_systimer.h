@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Arm SSE-300 system timer (Corstone-300, the MPS3 AN547 image; also SSE-310): a timer frame
  * (CNTBase) that reads the subsystem's 64-bit system counter as CNTPCT, run as the board timer.
  * The counter counts only once its control frame (CNTControlBase) has CNTCR.EN set, which init

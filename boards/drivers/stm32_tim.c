@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* STM32 TIM2/TIM5 driver (see stm32_tim.h). Registers from RM0368 (STM32F401), section 13.4. */
 #include "stm32_tim.h"
 #include "mmio.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* STM32 general-purpose 32-bit timer (TIM2/TIM5 on the F4) as the board timer: up-counting from
  * 0 to 0xffffffff, the prescaler dividing the timer clock to `hz`, extended to 64 bits in
  * software (timer32_ext.h). The board enables the timer's clock. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A 32-bit hardware count extended to 64 bits in software, for timer drivers whose counter is
  * 32 bits wide (CMSDK, nRF51, STM32 TIM2/TIM5): a reading below the previous one means the
  * count wrapped once in between. Exact as long as two readings are less than one wrap apart

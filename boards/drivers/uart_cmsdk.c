@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* CMSDK APB UART driver (see uart_cmsdk.h). Registers from the Cortex-M System Design Kit
  * Technical Reference Manual (DDI 0479), "APB UART". */
 #include "uart_cmsdk.h"

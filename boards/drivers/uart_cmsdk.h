@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Arm CMSDK APB UART (the MPS2/MPS3 FPGA images, many Cortex-M SoCs built from the Cortex-M
  * System Design Kit): shared driver, instantiated by a board with its base address and PCLK.
  * Polled, transmit only. Nothing is sent until CTRL.TXEN is set, which init does. */

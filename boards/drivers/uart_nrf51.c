@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* nRF51 UART driver (see uart_nrf51.h). Registers from the nRF51 Series Reference Manual v3.0,
  * chapter 29 (UART). QEMU's model (hw/char/nrf51_uart.c) sends only after ENABLE = 4 and
  * STARTTX, as the chip does. */

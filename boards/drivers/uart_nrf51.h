@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Nordic nRF51 UART (micro:bit v1, nRF51-DK): shared driver, instantiated by a board with its base
  * address, its pins and the BAUDRATE register value. Polled, transmit only: a byte goes to TXD,
  * then the TXDRDY event says it left. (The nRF51 has no TX FIFO and no "busy" flag to poll.) */

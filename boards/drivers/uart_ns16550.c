@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NS16550A driver (see uart_ns16550.h). Register offsets from the 16550 data sheet. */
 #include "uart_ns16550.h"
 #include "mmio.h"

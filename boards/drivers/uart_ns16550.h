@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NS16550A-compatible UART (QEMU virt, PC COM ports, many SoCs): one driver for every bus the
  * chip sits on, picked by the board through `io` (8-bit or 32-bit MMIO, x86 port I/O). Polled,
  * transmit only. The board declares an instance and points board_desc.console at `con`. */

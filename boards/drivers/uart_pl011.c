@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* PL011 driver (see uart_pl011.h). Register offsets and bits from the PrimeCell UART (PL011)
  * Technical Reference Manual (DDI 0183). */
 #include "uart_pl011.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Arm PL011 UART (QEMU virt, Raspberry Pi UART0, many Arm SoCs): shared driver, instantiated by a
  * board with its base address and input clock. Polled, transmit only. */
 #ifndef DRIVERS_UART_PL011_H

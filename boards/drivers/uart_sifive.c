@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SiFive UART driver (see uart_sifive.h). Registers from the FE310-G002 manual, chapter 18:
  * txdata bit 31 = FIFO full; txctrl bit 0 = txen (QEMU prints without it, hardware does not),
  * bits 18:16 = txcnt; ip bit 0 = txwm, raised while the transmit FIFO holds fewer than txcnt. */

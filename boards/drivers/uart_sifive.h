@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SiFive UART (FE310, FU540 and other SiFive SoCs): shared driver, polled, transmit only. */
 #ifndef DRIVERS_UART_SIFIVE_H
 #define DRIVERS_UART_SIFIVE_H

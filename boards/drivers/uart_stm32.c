@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* STM32 USART driver (see uart_stm32.h). Registers from RM0368 (STM32F401), section 19.6. */
 #include "uart_stm32.h"
 #include "mmio.h"

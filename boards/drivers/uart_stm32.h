@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* STM32 USART (F1/F2/F4/L1 register layout: SR, DR, BRR, CR1): shared driver, instantiated by a
  * board with its base address and the clock of the bus the USART sits on. Polled, transmit
  * only, 8N1, 16x oversampling. The board enables the USART's clock and routes its pins. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* HiFive1 Rev B (SiFive FE310-G002, RV32IMAC) and QEMU `-machine sifive_e,revb=true`.
  * Memory map (FE310-G002 manual; QEMU hw/riscv/sifive_e.c):
  *   0x02000000  CLINT        mtime at +0xbff8: 32.768 kHz RTC on the board, 10 MHz in QEMU

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # hifive1: SiFive HiFive1 Rev B (FE310-G002, RV32IMAC, 16 KiB RAM), and QEMU -machine sifive_e.
 # The same image serves both: mtime's rate is chosen at run time (board.c). Read before project().
 set(BM_ARCH riscv)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* host-linux board: stdout as the console (the kit's own buffer, so a signal handler can flush
  * it with write(2)), the process's clock as the timer, _exit as the exit device. The rest of a
  * Linux program (main, the command line, OS facts and accounting) is the hosted runtime's. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # host-linux: the kit as a normal Linux program, built with the system compiler and libc; the
 # arch is this machine's CPU (arch/host-x86_64 or arch/host-aarch64). Read before project().
 cmake_host_system_information(RESULT _bm_host_cpu QUERY OS_PLATFORM)

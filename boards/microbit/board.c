@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* BBC micro:bit v1 (Nordic nRF51822: Cortex-M0 at 16 MHz, 256 KiB flash, 16 KiB RAM) and QEMU's
  * model of it (`qemu-system-arm -machine microbit`). Memory map (nRF51 Series Reference Manual
  * v3.0; QEMU hw/arm/nrf51_soc.c):

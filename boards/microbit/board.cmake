@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # microbit: BBC micro:bit v1 (nRF51822, Cortex-M0, 16 KiB RAM), and QEMU -machine microbit.
 # No DWT cycle counter: the arch falls back to SysTick (QEMU) or TIMER0 (the chip, which has no
 # SysTick). Read before project(): sets only variables (see boards/template/board.cmake).

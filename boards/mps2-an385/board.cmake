@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mps2-an385: Arm MPS2 with the AN385 image (Cortex-M3, no FPU), QEMU -machine mps2-an385. The
 # same devices and memory map as mps2-an386. Read before project(): sets only variables.
 set(BM_ARCH armv7m)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Arm MPS2 with the AN386 FPGA image (Cortex-M4 with FPU), as QEMU models it
  * (`qemu-system-arm -machine mps2-an386`): the MPS2 images' devices and memory map
  * (boards/families/mps/mps.h). The core clock is 25 MHz (SYSCLK). */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mps2-an386: Arm MPS2 with the AN386 image (Cortex-M4F), QEMU -machine mps2-an386; the default
 # Cortex-M board. Read before project(): sets only variables (see boards/template/board.cmake).
 set(BM_ARCH armv7m)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Arm MPS2 with the AN500 FPGA image (Cortex-M7, double-precision FPU), as QEMU models it
  * (`qemu-system-arm -machine mps2-an500`): the MPS2 images' devices and memory map, those of
  * AN385/AN386 (boards/families/mps/mps.h). The core clock is 25 MHz (SYSCLK). */

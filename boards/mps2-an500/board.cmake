@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mps2-an500: Arm MPS2 with the AN500 image (Cortex-M7, double-precision FPU), QEMU
 # -machine mps2-an500. Read before project(): sets only variables (see boards/template/board.cmake).
 set(BM_ARCH armv7m)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Arm MPS2 with the AN505 FPGA image (Cortex-M33 in an SSE-200, run in Secure state), as QEMU
  * models it (`qemu-system-arm -machine mps2-an505`; boards/families/mps/mps.h). SYSCLK 20 MHz
  * clocks the core, SysTick, and the Secure aliases (address bit 28 set) of CMSDK UART0

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mps2-an505: Arm MPS2 with the AN505 image (Cortex-M33 in an SSE-200, ARMv8-M mainline with the
 # Security Extension; the kit runs in Secure state), QEMU -machine mps2-an505. Read before
 # project(): sets only variables (see boards/template/board.cmake).

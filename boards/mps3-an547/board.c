@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Arm MPS3 with the AN547 FPGA image (Cortex-M55 in a Corstone SSE-300, run in Secure state), as
  * QEMU models it (`qemu-system-arm -machine mps3-an547`; boards/families/mps/mps.h). SYSCLK
  * 32 MHz clocks the core and SysTick; CMSDK UART0 (Secure alias 0x59303000) sits on a 25 MHz APB.

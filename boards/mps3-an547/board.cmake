@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # mps3-an547: Arm MPS3 with the AN547 image (Cortex-M55 in an SSE-300, ARMv8.1-M mainline with
 # MVE and the Security Extension; the kit runs in Secure state), QEMU -machine mps3-an547. Read
 # before project(): sets only variables (see boards/template/board.cmake).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The Netduino Plus 2 (STM32F405RG: Cortex-M4F at 168 MHz) as QEMU models it
  * (`qemu-system-arm -machine netduinoplus2`): the STM32F4 family's devices and set-up
  * (boards/families/stm32f4/stm32f4.h), on this clock plan; the family's code that

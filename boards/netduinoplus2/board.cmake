@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # netduinoplus2: Netduino Plus 2 (STM32F405RG, Cortex-M4F at 168 MHz) as QEMU models it, QEMU
 # -machine netduinoplus2: the STM32F4 board under QEMU, running the STM32F4 family's code that
 # nucleo-f401re runs (the two differ only in data). Read before project(): sets only variables

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ST's Nucleo-F401RE (STM32F401RE: Cortex-M4F, 512 KiB flash, 96 KiB SRAM), hardware only: the
  * STM32F4 family's devices and set-up (boards/families/stm32f4/stm32f4.h), on this clock plan. The
  * image is NOT RUN ON HARDWARE by the kit's authors; the family's code runs in CI on

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # nucleo-f401re: ST Nucleo-F401RE (STM32F401RE, Cortex-M4F at 84 MHz, 512 KiB flash, 96 KiB SRAM).
 # Hardware only (no QEMU model): built in CI, flashed with openocd through the on-board ST-LINK.
 # Read before project(): sets only variables (see boards/template/board.cmake).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* QEMU `-machine sifive_u` (SiFive FU540 model), run on hart 0: the E51 monitor core, RV64IMAC in
  * M-mode (harts 1-4 are U54s; the start-up parks every hart but 0). Memory map (QEMU
  * hw/riscv/sifive_u.c, FU540-C000 manual):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # qemu-sifive-u: QEMU -machine sifive_u (FU540 model), run on hart 0, the RV64IMAC E51 core in
 # M-mode. Read before project(): sets only variables (see boards/template/board.cmake).
 set(BM_ARCH riscv)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* QEMU `-machine virt` (AArch64, Cortex-A53 or -A72): PL011 console, the generic timer as the
  * board timer, exit through semihosting (QEMU -semihosting). Memory map (from QEMU
  * hw/arm/virt.c, base_memmap):

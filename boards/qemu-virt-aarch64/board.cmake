@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # qemu-virt-aarch64: QEMU -machine virt, Cortex-A53 (also tested on Cortex-A72 and entered at EL2
 # and EL3). Read before project(): sets only variables (see boards/template/board.cmake).
 set(BM_ARCH aarch64)

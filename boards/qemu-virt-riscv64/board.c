@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* QEMU `-machine virt` (RV64): NS16550A console, CLINT mtime timer, exit through the SiFive
  * test/finisher device. Memory map (from QEMU hw/riscv/virt.c):
  *   0x00100000  sifive_test finisher   0x5555 = pass, (code << 16) | 0x3333 = fail

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # qemu-virt-riscv64: QEMU -machine virt, RV64IMAC in M-mode. Read before project(): sets only
 # variables (boards/template/board.cmake says what each one means).
 set(BM_ARCH riscv)

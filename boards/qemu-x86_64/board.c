@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* QEMU x86_64 PC (`-machine pc`, the default): COM1 console, HPET as the board timer (the
  * core's clock estimate against it gives the TSC frequency), exit through isa-debug-exit.
  * Memory map (from QEMU hw/i386/pc.c, hw/timer/hpet.c, hw/misc/debugexit.c):

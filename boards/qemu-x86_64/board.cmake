@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # qemu-x86_64: QEMU's PC machine with -cpu max, x86_64 long mode from a PVH entry, COM1, HPET,
 # isa-debug-exit. Read before project(): sets only variables (see boards/template/board.cmake).
 set(BM_ARCH x86_64)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Raspberry Pi 3 Model B (BCM2837, 4x Cortex-A53) and QEMU `-machine raspi3b`: PL011 UART0
  * console on GPIO 14/15, the BCM2835 system timer as the board timer, exit through semihosting
  * under QEMU (on the board, without a debugger, the kit halts after the end record).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # raspi3b: Raspberry Pi 3 Model B (BCM2837, Cortex-A53) and QEMU -machine raspi3b. The same image
 # runs on both: the ELF under QEMU, <name>.kernel8.img (its raw binary, copied as kernel8.img) on an SD card (README.md).
 set(BM_ARCH aarch64)

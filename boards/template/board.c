@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Template board: copy this folder to boards/<name>/ (or into a folder named in BM_BOARD_DIRS)
  * and fill in. A board is data: device instances from boards/drivers (each embeds the device core
  * sees), a memory map, and one `const struct bm_board board_desc` (core/include/bm/port.h says

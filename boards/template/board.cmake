@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Template for a new board. Copy this folder to boards/<your-board>/ (or into a folder of your own
 # named in BM_BOARD_DIRS), fill every TODO and delete the FATAL_ERROR line: nothing outside the
 # folder needs a change. Read before project(): only set variables here.

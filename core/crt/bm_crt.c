@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Shared C start for bare-metal targets (picolibc-style): each arch's entry only sets the
  * stack and trap vector, then calls bm_crt_start(), which makes C's memory model true
  * (the kit's and the user's .data and the thread-local template copied from their load addresses,

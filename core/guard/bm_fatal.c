@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The run's fatal end, written once for every arch (bm/port.h): the guard against a fault inside
  * the report, the report's frame ("*** TRAP: ..." and the abort line) and the exit with
  * BM_EXIT_TRAP. An arch hands it the fault it decoded and its registers; core's own checks and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Guards around each benchmark, so that no corrupted number is ever reported as good: the free
  * stack is painted before the benchmark and read after it (its high-water mark; a touched guard
  * band at the bottom is a stack overflow, even one that did not fault), and the kit's own

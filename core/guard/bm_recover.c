@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Trap recovery: each benchmark runs under a recovery point the harness sets (bm_run_one). A
  * fault or the watchdog's interrupt reaches the arch's trap handler, which hands it to core
  * (bm_fault_take); when a recovery point is set core keeps the fault, the arch restores its own

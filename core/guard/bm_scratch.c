@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Scratch memory shared by benchmarks, which run one at a time: a bump allocator over one region,
  * reset before each benchmark's setup. The region is as large as the largest BM_SCRATCH a linked
  * benchmark declares, plus room for canaries (tools/bm-link sizes it; the linker script or the

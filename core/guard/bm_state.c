@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the kit set up of the core that benchmark code can change, as an arch's table of registers
  * (bm/port.h, struct bm_state_reg): saved once with a sealed copy, compared after every benchmark,
  * whatever differs put back and the first of them named as the benchmark's failure. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The guard layer (core/guard/): what keeps a corrupted number from being reported as good. The
  * recovery point a fault comes back to (bm_recover.c), the stack's paint and the kit's guard
  * words (bm_guard.c), the scratch allocator and its canaries (bm_scratch.c). Core-private: for

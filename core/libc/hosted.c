@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Built for hosted boards (a Linux process): names the system C library for the meta record. */
 #include <stddef.h>
 

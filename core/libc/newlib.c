@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Built when BM_LIBC=newlib (newlib-nano: --specs=nano.specs): names the C library for the meta
  * record, and supplies the system calls newlib's stdio, malloc and abort reach, routed to the
  * board through the port contract: _write to the console (bm_out_char: CR LF on a serial line),

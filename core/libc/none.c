@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Built when BM_LIBC=none: the four functions GCC may emit calls to even in freestanding code
  * (struct copies, zeroing), and the small set of string, ctype and stdlib functions ordinary
  * benchmark code calls (headers in core/libc/none-include), written plainly. The core itself needs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Built when BM_LIBC=picolibc: names the C library for the meta record and does its start-up.
  * The core itself uses none of it; benchmarks may (memcpy is the library's, which is the point
  * of measuring it). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* CRC-32/IEEE (reflected, polynomial 0xedb88320), one table lookup per byte: every byte of every
  * record goes through it. The 1 KiB table is read-only data, in flash on every board (the 16 KiB
  * parts are short of RAM, not of flash); a nibble table (64 bytes) took twice the instructions. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Console output without printf (see bm/out.h). Division by 10 on 32-bit cores is a libgcc
  * call, which is fine here: this is report time, never inside a timed region. */
 #include "bm/out.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* JSON record writer (see bm/record.h). Every byte goes to the console and into the running
  * CRC at once; strings are escaped so a record always parses. */
 #include "bm/record.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Report-time wide arithmetic (see bm/wide.h): division and digit-by-digit square root over
  * arrays of 32-bit words. A one-word divisor divides word by word with native 64/32 divisions
  * (libgcc's on 32-bit cores, which the formatter links anyway); otherwise shift and subtract over

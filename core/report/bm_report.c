@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Presentation of a run: the human header and the meta record, then per benchmark its start
  * record, its table row and its result record, then the end record and the closing line. Rows
  * are printed as each benchmark ends (no row is kept, so the table has no length limit); human

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The run's first human lines (bm_report.c decides when they go out): the hello line as soon as
  * the console is up, and the header: what ran where (board, build, arch, counters), its devices
  * and how it measured. */

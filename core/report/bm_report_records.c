@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The run's records (docs/records.md): meta, then per benchmark start, result and hist, then
  * end. Each writer formats figures the run computed (core/run/: bm_measure.c's summarize,
  * bm_run.c's tally); nothing is derived here. */

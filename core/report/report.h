@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The report layer (core/report/): presentation of a run, computed by nothing here. The table
  * rows and closing lines, and what goes out when (bm_report.c), the human header
  * (bm_report_header.c) and the run's records (bm_report_records.c, docs/records.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Calls into a benchmark's own code under a painted band, read when the call returns: setup,
  * verify, teardown and the body's first batch (one iteration, the calibration's first; with
  * setup_each/teardown_each, every batch outside the samples, those two around it). A write

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The cycle counter outside the timed regions: the cost of a read pair (measured at boot and
  * subtracted from every batch), a read of it, and its frequency estimated against the board's
  * timer over windows opened and closed on the timer's tick edges (struct bm_clock,

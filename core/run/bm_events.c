@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Events beside cycles and instructions (bm/events.h, docs/events.md): the names BM_EVENTS asked
  * for, what the arch counts of them, each slot's statistics (net of its read overhead, as cycles)
  * and their figures and facts in the records. Nothing here runs when BM_EVENTS is empty. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Measuring one benchmark: setup, calibration of the inner repeat count (doubling until a
  * batch lasts BM_MIN_BATCH_CYCLES), warm-up until the rolling CV settles, verification, timed
  * samples with the counter overhead subtracted, verification again, teardown, all under a

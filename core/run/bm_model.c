@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The marker area of the QEMU cache model (run/run.h): its address is read from the ELF by
  * `bm run`, which tells the plugin; stores to it tell the plugin where the timed windows are. */
 #include "run/run.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The kit's run: its configuration's defaults, the benchmarks in name order, the board and the
  * arch brought up, the counter read overhead and the cycle clock measured, each selected
  * benchmark run (bm_measure.c) and every outcome handed to the report (core/report/). The exit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The timed samples: the one loop of the kit that runs once per sample (direct, with setup_each
  * and teardown_each around each batch, or in chunks where benchmark code runs unprivileged), and
  * its accounting; what it keeps apart from the statistics is for bm_verdict.c to check them by. */

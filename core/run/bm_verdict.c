@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Why a result cannot stand, in one place: every check that voids a benchmark's figures (its
  * status and its words, the table row's and the record's reason) or marks them (state-dependent,
  * unstable). The measuring sequence (bm_measure.c) asks at each of its steps; what is asked once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The run layer (core/run/): the run (bm_run.c), one benchmark's measuring sequence
  * (bm_measure.c) and the verdicts on it (bm_verdict.c), and what they measure with: the counter
  * and the clock (bm_clock.c), calls into the benchmark's code (bm_band.c), the timed samples

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The statistics state against what its caller kept of the same samples apart from it: where
  * benchmark code runs with the kit's rights (Cortex-M, x86_64, host-linux), a stray write into the
  * state during the timed samples would otherwise change the figures it prints, the guard words

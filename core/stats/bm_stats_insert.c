@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Statistics core, the sample path (see bm_stats_internal.h; the fast path is inline in
  * bm/stats.h): the exact tail of the K largest as a sorted ring, the insert slow paths, the fast
  * path's window, bm_stats_init and bm_stats_merge. No floating point and no division here. */

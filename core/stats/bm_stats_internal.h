@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Internals of the statistics core, shared by its parts: the histogram's layout and counts
  * (bm_stats_layout.c), the insert slow paths, the tail and merge (bm_stats_insert.c), the
  * report (bm_stats_report.c) and the hist record both ways (bm_stats_record.c). The insert fast

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Statistics core, the histogram itself (see bm_stats_internal.h): its layout anchored at the
  * top octave, bin arithmetic, counts in 16-bit storage with a spill table or in split 32-bit
  * storage, the in-place folds when the top rises or the counts widen, and the sums. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The statistics in records (docs/records.md): the result record's statistics keys (shared by
  * the firmware report and the bm-stats host tool, so both print identical keys), and the state
  * itself as a hist record, and back (bm-stats parses the record; the state is rebuilt here). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Statistics core, report time (see bm_stats_internal.h): nearest-rank quantiles from the tail or
  * the histogram with their error bounds, exact moments from the integer sums in wide arithmetic
  * (bm_stats_wide.c), Tukey fences and the outlier summary. Never on the insert path; small code

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Statistics core, exact arithmetic of the report (see bm_stats_internal.h): in-place operations
  * on WN-word integers (448 bits: the largest intermediate, 1e12 * N * (N*S2 - S1^2), needs ~362),
  * the rounded ratios and square roots every figure is, the unit-scaled values, and the exact sums

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Self-test image: a benchmark that writes over the kit's own state (all of its .bss, where the
  * statistics state and the allocator's and recovery's bookkeeping live, between guard words). The
  * run must end right after it with a clear message and exit status 3, not report anything from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Self-test image: a benchmark that writes over the kit's own state (all of .bss) in the middle of
  * its timed samples, in a call that takes exactly as many instructions as every other call, so
  * that on a deterministic core its samples still read the same and the harness only counts them

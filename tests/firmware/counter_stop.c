@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Self-test image: a benchmark whose teardown stops the cycle counter. It fails, named by that,
  * and the kit starts the counter again (arch_state_restore): the next benchmark measures, instead
  * of reporting 0 cycles as its figure, and the one before keeps its record. */

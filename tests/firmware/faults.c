@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fault-injection image: one benchmark per way a benchmark can go wrong, next to the kit's own
  * calibration and kernel benchmarks (linked into the same image). Each faulty one must be reported
  * with its kind, and every other one must report ok with the same figures as in the kit's image

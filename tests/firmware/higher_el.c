@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Self-test image (AArch64): exceptions taken at a higher exception level are reported like any
  * other. Run where EL2 and EL3 exist (QEMU virt,secure=on,virtualization=on): an SMC traps to EL3
  * and an HVC to EL2, and both must come back to the EL1 handler, named, and recovered. */

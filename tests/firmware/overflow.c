@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Self-test images: a user's global written past its bounds, three ways, each in an image of its
  * own (SELECT, tests/firmware/CMakeLists.txt): an initialised one (in .data) overflowed upward
  * to the end of .data, which stays in the user's memory (the kit's lies below it: the run goes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Self-test image for host-linux's perf events (tests/qemu/host-events): a body that touches
  * FRESH_PAGES pages of memory the kernel has just taken back (madvise MADV_DONTNEED), so every
  * iteration takes exactly that many page faults, next to the kit's calibration benchmarks (empty:

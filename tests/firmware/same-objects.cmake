@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # ctest netduinoplus2.same_stm32_drivers: two images (two boards) link the same objects for shared
 # driver sources: each image's link map names the object it took for each source, the objects'
 # contents agree once their debug information is left out (it names the build folder), and the

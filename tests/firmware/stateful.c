@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Self-test image: bodies that change the state their own work depends on (an in-place sort, a
  * filter with history, an encoder with state), each given fresh input by .setup_each, so every
  * timed run costs exactly one run on fresh input (tests/firmware/stateful-check compares them with

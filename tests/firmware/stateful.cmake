@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # ctest qemu.<board>.stateful: boots tests/firmware/stateful.c's image (one benchmark fails on
 # purpose: its setup_each does, in the samples) and judges its records with stateful-check.
 # -DRUNNER=<runner;args> -DCMD=<cmd> -DLOG=<file> -DCHECK=<stateful-check;args>

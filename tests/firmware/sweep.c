@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The kit-state sweep's image (tools/bench/kit-sweep): a benchmark that, during its timed samples,
  * flips one word of memory (the sweep patches the address and the mask into this image's .data,
  * one run per word of the kit's .data and .bss), then ordinary benchmarks whose figures the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Self-test image: one benchmark that verifies and one whose result is wrong. The run must
  * report the wrong one as FAIL with no figures, and exit with status 1 (BM_EXIT_FAIL). */
 #include "bm/bench.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Self-test image: the counters wrap through 2^64 in the middle of the timed samples, and every
  * figure must stay exact (deterministic QEMU: known_loop is exactly its instruction count). The
  * verify step before the samples starts the counters 50,000 cycles below the wrap. */

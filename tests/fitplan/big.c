@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* An image that does not fit hifive1's 16 KiB: fit_big's 12 KiB table (bss) on top of the kit,
  * beside fit_small (small.c), which fits. The build must go on, print the fit plan naming fit_big
  * and suggest a selection of fit_small alone. */

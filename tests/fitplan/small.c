@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The benchmark of the over-full image (big.c) that fits hifive1 on its own. */
 #include <stdint.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Test runner for the host unit tests (see bm_test.h). */
 #include "bm_test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A minimal test framework for the host unit tests: checks record failures with file:line and
  * keep going; the runner prints "N passed, N failed" (read by ctest users and CI). */
 #ifndef BM_TEST_H

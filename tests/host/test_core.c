@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests for the core's small pieces: CRC-32 against zlib's check value, number
  * formatting and rounding, the JSON record writer (escaping, CRC over the line), and the
  * 128-bit arithmetic against the compiler's __int128. */

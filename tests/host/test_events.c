@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Events against the fake arch's scripted event counters (BM_EVENT_SLOTS 2, BM_EVENTS_LIST
  * "l1d_miss,branch,page_faults": tests/host/CMakeLists.txt): what the meta record says is counted
  * and why not, each ok result's per-iteration figures net of the reads' own counts, a batch under

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Harness tests against the fake arch's scripted clock: overhead measurement and subtraction,
  * calibration by doubling, warm-up termination, the verify/setup failure paths (FAIL, never a
  * number), the clock estimate, and a whole bm_run() whose records are parsed back. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bm_bench_next in name order whatever the registry's layout: built twice, once with the sorted
  * registry every image has (fake/registry.ld, as tools/bm-link lays it out) and once with the
  * sections placed out of order (fake/registry_unsorted.ld), which takes the scan. */

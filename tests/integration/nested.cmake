@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # ctest integration.*: a build of the kit (or of a user's project) inside a test, as a user would
 # make it: configure with ARGS, build, and then either expect the build to fail with FAIL_REGEX,
 # or boot the image (target `run`, its console saved to WORK/run.log), run its own ctest (CTEST=1),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # ctest integration.new_board: a board from boards/template needs only its folder. The template is
 # copied into a folder of its own (given through BM_BOARD_DIRS, outside the kit) and filled as a
 # porter fills it, with qemu-virt-riscv64's data: each of that board's set() lines in place of the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # ctest integration.run_status: the run target's exit status in a build configured with the kit's
 # preset (its generator, Ninja): 0 for an image whose benchmarks all pass, 1 for one with one
 # failing benchmark (tests/firmware/verify_fail.c), each console saved as the target saves it.

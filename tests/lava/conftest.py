@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shared helpers for the LAVA tests: run tools/bm as a user would, read a LAVA job log on its own
 (PyYAML, not bmlib, so the tests check bm's reader instead of repeating it), and the kit's
 records of a console with their CRCs checked."""

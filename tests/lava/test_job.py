@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ctest lava.job (every board): the LAVA job `bm lava job` writes for the kit's image validates
 against LAVA's own job schema, runs the board's QEMU line once LAVA's qemu.jinja2 has rendered it
 (bm lava job --verify), and carries the monitor that makes each benchmark a test case. A board

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ctest lava.logs: LAVA's output read back. Consoles written by tests/tools/corpus.py are logged
 by LAVA's own ShellLogger and YAMLLogger (so the escaping is LAVA's, not a copy of it) and read by
 every bm command; LAVA's results exports are checked against records; the monitor pattern is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ctest lava.run (qemu-virt-riscv64, qemu-virt-aarch64): the real lava-run runs the job of the
 kit's image and of the fault-injection image. Every benchmark of the kit's own record stream must
 come back as a LAVA test case with the same result and the same measurement (the p50 text, and

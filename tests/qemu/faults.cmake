@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # ctest qemu.<board>.faults: boots the kit's image and the fault-injection image, requires each
 # injected fault to be reported with its kind (bm run --expect), and every other benchmark of the
 # fault image to report exactly the figures it has in the kit's image (same-figures; when SAME is

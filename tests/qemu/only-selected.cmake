@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # ctest <board>.only_selected: the image links the benchmarks its selection keeps and no other
 # (README: "the others are not linked, so their data costs no RAM"): every bm_batch_<name> and
 # bm_desc_<name> symbol in the ELF names a benchmark of bm-link's selected.txt.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* hist_gen: writes a console-log-like file of result and hist records for the bm-stats CLI test
  * and for the round trip (tools/bm-stats/cli_test.cmake):
  *   hist_gen DIST N SEED [PARTS [DIV]]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Distribution list, exact reference and per-case checks (see stats_ref.h). */
 #include "stats_ref.h"
 

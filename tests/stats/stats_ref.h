@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Test-side helpers for the statistics tests: a seeded PRNG, the distribution list, an exact
  * sort-based nearest-rank reference and the checks every case runs. Host only (libm, doubles,
  * __int128 are fine here; the code under test uses none of them). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Prints the accuracy table of the statistics core: per distribution and N, the exact
  * nearest-rank answer, the reported value, its relative error and its reported bound, for
  * P50/P90/P99/P99.9; then the worst relative error per quantile. Also a ctest (fails if a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # ctest host.stats_tables_current: regenerate a generated header (GEN) and compare it with the
 # checked-in one (HDR): the two sides it serves (C and Python) cannot drift.
 execute_process(COMMAND ${GEN} OUTPUT_VARIABLE out RESULT_VARIABLE rc)

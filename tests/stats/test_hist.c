@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The hist record both ways: a state written as a hist record (bm_stats_hist_fields), read back
  * (tools/bm-stats/bm_hist_read.c) and rebuilt (bm_stats_rebuild_*) gives the same report, the
  * same bins and the same tail as the original, for every distribution at many N (below, at and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Statistics core tests: every distribution of the list at many N, against an exact sort-based
  * nearest-rank reference (quantile bounds, exact tail, exact moments, Tukey counts, order
  * independence, merge), plus unit checks of the wide arithmetic and the geometry. */

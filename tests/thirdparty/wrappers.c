@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The suite's programs registered through their renamed entry points (baremark_wrap_program
  * prefixed every global name of each program: sort's main is tp_sort_main, its data tp_sort_data). */
 #include "bm/wrap.h"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shared helpers for the tools tests: import paths for bmlib and the corpus writer, and a
 way to run tools/bm as a user would (Debian's python3, a subprocess, exit status and output)."""
 import os

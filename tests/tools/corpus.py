@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Writes baremark console logs that follow docs/records.md (format 2) exactly, from samples it
 draws itself (so every figure, hist bin and CRC is known), and derives from them hundreds of
 damaged logs, each with the verdict bm check must give. The statistics figures come from

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """A stand-in for a board under QEMU: prints a format-2 console log written by corpus.py and
 then behaves as told (exit with a status, hang after the end record, hang or die mid-run),
 optionally slowly, with CR LF, ANSI noise and a reset first. Used by the run/capture tests.

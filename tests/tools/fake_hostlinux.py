@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """A stand-in for host-linux's `baremark.elf --format json`: prints one format-2 boot of
 noisy records (corpus.hosted_runs), `--shift` times slower, a fresh random run each time."""
 import argparse

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # ctest tools.gen_boards: tools/gen-boards on a scratch copy of the kit's board data, README.md and
 # CMakePresets.json: current as checked in; README text outside the table's markers is the
 # docs' own; a board's changed description makes --check name both files, and a rewrite makes

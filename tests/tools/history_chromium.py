@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Drives Debian's headless Chromium through its DevTools protocol on a pipe (no port, no network;
 the flags the machine notes give): opens a page, collects what it said on its console and the
 requests it made, evaluates expressions, moves the mouse, takes PNG screenshots. For the trend

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """git for the history tests: a command in a repository, as a fixed author (names, emails and
 dates from the environment), returning its output."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A throwaway PostgreSQL server for the history store's tests: Debian's postgresql binaries
 (initdb, pg_ctl) run a cluster in a temporary folder, listening only on a Unix socket there, as the
 current user (as `nobody` when that is root: PostgreSQL refuses to run as root). No system

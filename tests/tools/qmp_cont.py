@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Unpause a QEMU started with -S through its QMP socket: `qmp_cont.py SOCKET`. Used as
 `bm capture --start` so the guest runs only once the console's reader is attached."""
 import json

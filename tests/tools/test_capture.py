@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """bm capture against a fake board: a command printing slowly with a reset, CR LF and ANSI
 noise; a real pseudo-terminal (os.openpty) fed by a writer thread, started through --start;
 a far end that goes away mid-run; and a timeout."""

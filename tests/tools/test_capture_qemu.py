@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A real board through a real pseudo-terminal: QEMU (BM_QEMU_CMD: its command line without
 -serial/-nographic/-monitor, shell-quoted) starts paused with `-serial pty`; bm capture opens
 the pty and unpauses it with --start (QMP), so nothing is lost; the records must be clean and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """bm check on the generated corpus: hundreds of damaged logs derived from valid base logs,
 each with the exact verdict it must get (complete and clean, or precisely which problems),
 the command's exit statuses and --write, and a fuzz pass that must never crash."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """bm compare on constructed data with known answers: identical runs, a clear 10% shift
 (one run per side and several), a one-instruction change in deterministic QEMU (exact, no
 test statistic), the gate's exit statuses, non-comparable runs refused, few-runs warnings.

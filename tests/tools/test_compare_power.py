@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """tools/bench/compare-power's plumbing on a fake host-linux (fake_hostlinux.py): it runs both
 sides interleaved, compares each pair and counts. The real measurement needs real builds."""
 import os

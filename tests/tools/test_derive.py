@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """bmlib.records.derive and bmlib.layout against the C they mirror: bm-stats (the firmware's statistics
 core and record writer on the host, BM_STATS) turns sample sets of every shape into a result and
 a hist record; the Python must rebuild that hist from the same samples, byte for byte, and give

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The documents against the kit. docs/records.md's keys against the records the default board's
 image, its fault image and its third-party image emit, with those of the kit's image and fault
 image of OTHER_BOARDS where their preset builds are there (test_record_keys, below). And every command shown in README.md

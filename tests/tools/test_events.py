@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Event counts in the records (tools/bmlib/records/events.py): what bm check refuses in the meta record's
 "events" and the results' (each record well-formed and CRC'd, only the rules can refuse it), the
 cache model's merge into them, and how bm report, compare and plot show them."""

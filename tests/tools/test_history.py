@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """bm history on logs with known answers (tests/tools/corpus.py), on an SQLite file and on a
 throwaway PostgreSQL server (history_pg.py): add is idempotent and refuses what bm check refuses
 with its messages; revisions come from the label or --revision and are ordered by git; list, show,

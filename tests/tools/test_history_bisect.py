@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """bm bisect against a fake build: a script that prints a boot's records (tests/tools/corpus.py)
 whose figure comes from a file of the checked-out commit, so the answer is known. Deterministic
 runs: the commit in at most ceil(log2(12)) + 1 runs; noisy runs repeated until decided; a noise

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The issue's "done when", through docs/history.md itself: its shell blocks run in order, as
 written (only /tmp paths moved under pytest's), in a user project of 12 commits
 (tests/history/make-demo) whose 8th adds a few instructions to demo_mix, the kit built for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ctest tools.imports: the modules of tools/bmlib import one way, with no cycle, and its packages
 only downwards (LAYERS below), counting the imports inside functions too (a lazy import only hides
 a cycle until that function runs). Read with `ast`, nothing of bmlib is imported here."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The QEMU cache model's host side (tools/bmlib/records/model.py): merging the plugin's counts into the
 records (per-iteration mean and p50, the probe windows subtracted, re-CRC'd, the rest byte for
 byte), the geometry it accepts, and the checker's rules for "model" and "events"."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The record library: CRC (against lines the firmware itself printed), exact decimals up to
 18446744073709551615.000, framing (CR LF, ANSI, glued lines, leading noise), the writer, and
 the value rules on hand-made records."""

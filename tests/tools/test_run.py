@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """bm run against fake emulators (tests/tools/fake_board.py): exit statuses and maps, a command
 that hangs after the end record (stopped, status from the end record), one that hangs mid-run
 (124, the running benchmark named, the kit's `*** ` line quoted), one that dies (125), --expect,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What bm run shows and keeps (tests/tools/fake_board.py as the board): --show table hides the
 records and keeps the header, table, summary and verdict; the saved console holds every record;
 auto shows everything when the output is a pipe and hides records on a terminal (a pty); BM_SHOW

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ctest tools.shared: the documents state what tools/bmlib/shared.py says. The C and the build
 take shared.py's facts from generated files (tools/gen-shared, host.shared_current); the pages
 that state them in words are read here, so a fact changed in one place and not in the other fails:

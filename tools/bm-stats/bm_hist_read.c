@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reading hist records back into statistics states (see bm_hist_read.h). A small JSON reader for
  * exactly what the record writer prints: one object per line, strings, unsigned integers (up to
  * 192 bits for sumsq), booleans, nested objects and arrays; keys it does not use are skipped. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reading hist records (docs/records.md) back into statistics states: the CRC rule, a parser for
  * the record's keys, and the rebuild through the core's bm_stats_rebuild_*. Host C (libc); used
  * by bm-stats and by the statistics tests. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bm-stats: summary statistics with the firmware's own statistics core and record writer
  * (identical numbers and keys), from plain numbers or from the firmware's hist records.
  *

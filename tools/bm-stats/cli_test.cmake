@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # CLI checks for bm-stats: good input gives a record whose CRC verifies; every kind of bad input
 # gives a one-line error naming file and line, a non-zero status and no record on stdout.
 file(MAKE_DIRECTORY ${WORK})

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The command line of tools/bm: one argparse subcommand per module of commands/ (each gives
 add_arguments() and main()). A new subcommand (e.g. `lava`) is one more module there and one
 more line in COMMANDS."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The statistics histogram's layout (core/stats/bm_stats_layout.c), for the host: which bins
 exist for a given top octave and count width, and which values each holds. One design for both
 sides: tools/gen-stats-tables writes the firmware's tables from design(), bm check reads with it."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What the firmware, the build and the host tools must agree on, written once: the record format's
 version, the result statuses and phases, the warm-up's window and defaults, the drift limit, the
 95% t table of ci95, the quantiles, the built_for values, the event names, the build options'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // The kit's benchmarks under Google Benchmark: every descriptor in the bm_bench registry becomes
 // a Google benchmark "<name>/<K>" whose loop calls the kit's own batch function (the same object
 // code as host-linux's) with iters = K: the body K times in the kit's batch loop, plus one call

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* baremark's deterministic cache model: a QEMU TCG plugin (API version 1, QEMU 7.2) simulating
  * L1I, L1D and an optional unified L2 (set-associative, LRU, write-allocate) and counting, per
  * timed window the kit marks (stores to its marker area, core/run/bm_model.c), accesses and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The Arm MPS2 and MPS3 FPGA images as QEMU models them (boards mps2-an385, mps2-an386,
  * mps2-an500, mps2-an505, mps3-an547): what their boards share. Each runs the kit the same way:
  * CMSDK UART0 at 115200 8N1 as the console, SysTick at SYSCLK as the watchdog, semihosting (QEMU

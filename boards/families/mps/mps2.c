@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The MPS2 images' devices (AN385, AN386, AN500: one memory map and one clock, see mps.h): the
  * console, the board timer and the watchdog of the boards mps2-an385, mps2-an386, mps2-an500. */
 #include "mps.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The STM32F4 family (see stm32f4.h): the clock set-up from the board's plan, and the devices
  * on those clocks. Registers from RM0368 (STM32F401) section 6.3 and RM0090 (STM32F405) section
  * 7.3, which agree on everything used here; the order is the manuals': regulator scale and flash

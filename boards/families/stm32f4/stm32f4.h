@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The STM32F4 family (boards nucleo-f401re and netduinoplus2): the clock set-up and the devices
  * the kit uses on every STM32F4 board here, driven by a clock plan each board gives as data
  * (stm32f4_plan, in its board.c), with stm32f4_init as the board's init:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Benchmark declaration: a benchmark is a body plus a mandatory verify step, registered in a
  * linker section so adding one means adding a file. The macro generates the timed batch
  * function, so the counter reads sit right around an inlined loop of the body. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Facts about the image's build for the meta record, generated per image at build time by
  * tools/bm-build-info (so they describe this image, not the kit's own objects). */
 #ifndef BM_BUILD_INFO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* CRC-32 (IEEE 802.3, reflected, as zlib's crc32) for result records and workloads.
  * Incremental: start with crc = 0, feed chunks, the value after each call is final. */
 #ifndef BM_CRC32_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* How many event counters the snapshot reads (BM_EVENTS, cmake/BaremarkEvents.cmake): the build
  * passes BM_EVENT_SLOTS to the kit and to every benchmark source alike, since it sizes struct
  * arch_snap and struct bm_delta. 0, the default, leaves every snapshot as it was. */

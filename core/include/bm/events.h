@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Events beside cycles and instructions (BM_EVENTS, docs/events.md): which the run asked for,
  * which the core counts in its snapshot (a PMU counter, a perf event) and why the others are not
  * counted. The snapshot reads slot i into arch_snap.ev[i]; the harness subtracts each slot's own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The harness: runs every selected benchmark with warm-up, calibration of the inner repeat
  * count, overhead subtraction and verification, and reports each one as a table row and
  * records. bm_run() is the whole kit; a bare-metal start-up calls bm_main(), the hosted arch's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Console output without printf: strings, decimal, hex and fixed-point numbers, written byte by
  * byte to the board's console. Works with BM_LIBC=none and keeps the firmware small. The
  * bm_fmt_* functions format into a caller's buffer (for column widths and JSON). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The port contract, what a port SUPPLIES: everything an architecture, a board and the C runtime
  * give the portable core, and nothing else. What core offers them in return is bm/services.h,
  * included at the end, so a port includes this header alone. A port that misses a symbol fails to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Machine-readable result records: one JSON object per console line, each ending with
  * "crc":"xxxxxxxx" = CRC-32 of every byte of the line before "crc":. Streamed through a 64-byte
  * buffer in the record itself (on the writer's stack), so a record costs no static RAM and the

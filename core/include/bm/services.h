@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The port contract, what core OFFERS the ports (bm/port.h is what they supply; it includes this
  * header at its end, so arch and board code include bm/port.h alone). Arch and board code may use
  * of the core what is listed here and nothing else (tests/host/port-contract checks every bm_/BM_

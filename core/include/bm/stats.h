@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Online statistics in fixed memory: every sample of every benchmark goes through here.
  * Integer only (no FPU, no division on the insert path), bounded state, exact moments from
  * integer sums, an exact top-K tail, and a top-anchored quasi-geometric histogram for the rest.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Exact wide unsigned integers without compiler support (rv32 and Cortex-M have no __int128):
  * - struct bm_u128, inline add/multiply: the statistics' exact sums, on every sample;
  * - multi-word arithmetic on little-endian arrays of 32-bit words (up to BM_WIDE_WORDS): one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Registering a program of an existing suite whose programs share their entry points' names
  * (Embench-style: initialise_benchmark, benchmark, verify_benchmark), without editing it: one
  * wrapper source per program renames the entry points and includes the program, then registers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* <ctype.h> for images built with BM_LIBC=none (core/libc/none.c): the "C" locale only. */
 #ifndef BM_NONE_CTYPE_H
 #define BM_NONE_CTYPE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* <stdlib.h> for images built with BM_LIBC=none (core/libc/none.c): the arithmetic and
  * conversion helpers benchmark code calls. No heap: malloc is not provided on purpose (the kit
  * has no heap; use static arrays or bm_scratch_alloc). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* <string.h> for images built with BM_LIBC=none (core/libc/none.c): the functions ordinary
  * benchmark code calls, so it builds without a C library. */
 #ifndef BM_NONE_STRING_H

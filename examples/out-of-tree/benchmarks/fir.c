@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Your own benchmark: a 16-tap Q15 FIR filter over 64 samples, the kind of fixed-point kernel a
  * firmware team ships. Its inputs come through bm_seed() (so the compiler cannot fold them) and
  * its result is checked against a second, plainer computation made in setup. */

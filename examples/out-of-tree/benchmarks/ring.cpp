@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A C++ benchmark, as firmware teams write them: a class template (a fixed-size ring buffer with a
  * running sum), no heap, no exceptions, no RTTI, registered with the same BM_BENCHMARK as C. Built
  * with the board's g++ (docs/firmware.md, "C++ benchmarks"). */

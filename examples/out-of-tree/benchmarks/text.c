@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Your own benchmark, kept in your repository: parse a line of comma-separated numbers with the C
  * library's string and ctype functions (every libc the kit links, and BM_LIBC=none, has them). Its
  * data is a static array, as most suites keep theirs: no scratch needed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* C++ in a benchmark folder (.cc): a virtual call through a base class, with -fno-rtti and no C++
  * library (the vtable needs neither), and a constexpr table computed by the compiler. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fake arch and board for host unit tests: the scripted clock, a timer derived from it
  * (1 timer tick = 100 cycles, i.e. a 10 MHz timer beside a 1 GHz core), and a console that
  * captures output in memory so tests can read back records. Exit is recorded, not taken. */

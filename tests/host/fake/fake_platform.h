@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Host-test access to the fake platform's captured console and exit status. */
 #ifndef FAKE_PLATFORM_H
 #define FAKE_PLATFORM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A name that starts with a digit compiles (the macros paste it after a prefix), but is no C
  * identifier: the registry refuses it and says why. */
 #include "bm/bench.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GCC takes a $ in an identifier; the registry (section names, records, selections) does not. */
 #include "bm/bench.h"
 

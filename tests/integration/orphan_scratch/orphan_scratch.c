@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A BM_SCRATCH whose name is a typo of its benchmark's: the build must name it (the benchmark
  * would have no declaration, and every allocation of it would be refused at run time). */
 #include "bm/bench.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `#define int32_t int` after the kit's header: the code after it uses the macro, the kit's
  * declarations were read before. */
 #include "bm/bench.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `#define int32_t int` before the kit's header (found in inc/ of the third-party folder). */
 #include "int32_define.h"
 #include "bm/bench.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `typedef unsigned size_t;` after the kit's header, with BM_SCRATCH and bm_scratch_alloc, which
  * take the compiler's size type. */
 #include "bm/bench.h"

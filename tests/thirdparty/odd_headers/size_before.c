@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `typedef unsigned size_t;` before the kit's header: it must not meet <stddef.h>'s. */
 #include "size_typedef.h"
 #include "bm/bench.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A benchmark whose cost is set at build time, for measuring what `bm compare` can tell apart
  * (tools/bench/power-figures): a dependent chain of POWER_STEPS multiply-adds, so every extra
  * step costs the same and a build with POWER_STEPS 103 is 3% slower than one with 100, by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Driver of tools/bench/stats-vs-hdr: one insert loop per library, each library in its own
  * translation unit (the loops call bm_add, bm_stats_add's inline fast path behind one call in
  * lib_bm.c, and hdr_record_value through the linker, never inlined), and an empty loop (the same fetch, no insert) to subtract.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Statistics footprint of a firmware image: the text and read-only data the linker kept from the
 statistics core (core/stats/*) and its wide-integer module (core/out/bm_wide.c), split into the
 part a timed sample can run (insert: bm_stats_insert.c, bm_stats_layout.c) and the part only the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* bm_stats behind one non-inlined entry point, in its own translation unit (the driver cannot
  * inline it, as it could not inline HdrHistogram_c's). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* HdrHistogram_c set up as the issue measured it: values 1 .. 2^32, 2 significant figures. */
 #include <stdlib.h>
 #include "hdr_histogram.h"

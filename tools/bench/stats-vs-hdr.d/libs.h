@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Set-up helpers of the two libraries, each in its own translation unit. */
 #ifndef LIBS_H
 #define LIBS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Input shapes for tools/bench/stats-vs-hdr: the same values for both libraries, generated
  * before anything is timed (host C, libm). */
 #include "shapes.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Input shapes shared by the drivers of tools/bench/stats-vs-hdr. */
 #ifndef SHAPES_H
 #define SHAPES_H

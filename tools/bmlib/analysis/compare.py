@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Comparison of two sides (A, B), each one or more runs, benchmark by benchmark: the change of
 each figure with a confidence interval, the test that fits the data, effect sizes and verdicts
 (figures and event counts). The tests are stats.py's; the gate is gate.py's."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The distribution behind a result, rebuilt from its hist record: exact tail values, and each
 bin's count spread evenly over the bin's range (clamped to the exact min and to the smallest
 tail value, as the firmware clamps its own quantiles). Per-iteration values = raw / div."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The regression gate of bm compare and bm history: `--gate METRIC:+LIMIT[%]` read, and the
 benchmarks whose comparison (compare.py's) got worse past it, or could not be judged."""
 import re

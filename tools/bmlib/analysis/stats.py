@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The statistics that bm compare, bm history and bm bisect share: the median of record figures,
 the one rank test (exact under ties) and the smallest p-value it can give, a bootstrap interval,
 order-statistic ranks of a quantile's interval, and Cohen's d. The tests are scipy's."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Find the first commit whose benchmark figure changed: drives `git bisect` in the current git
 work tree, running COMMAND (which builds the image and prints its console, e.g. `cmake --build b
 --target run`) at the commits it picks. Deterministic runs (built_for qemu-icount) decide with one

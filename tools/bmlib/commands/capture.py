@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Capture a board's console: from a serial port or pseudo-terminal (--port, pyserial), or
 from a command's output (`-- qemu-system-...`). Waits for a meta record, stops at the end
 record (or --timeout), and tolerates CR LF, ANSI noise and resets (a new meta is a new boot;

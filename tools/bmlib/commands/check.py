@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Check console logs against docs/records.md (format 2): every CRC, the order and count of
 the records of each boot, and every value rule. Each problem is named once; lines that are
 not records never void the records around them.

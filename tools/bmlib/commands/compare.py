@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Compare two sides, A and B (two builds, boards or library versions), each one or more runs:
 per benchmark the change of the median, mean and P99 with a confidence interval, a test that
 fits the data, effect sizes and a verdict (`slower`, `faster`, `~` not significant, `same` exact,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Results over time: a store of runs (SQLite file, or a PostgreSQL URL) keyed by board, build
 identity, the user's revision and time, with every benchmark's figures and hist; its runs
 listed, shown and exported; its change points over revisions (exact for deterministic runs, a

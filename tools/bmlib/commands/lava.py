@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """bm lava: run the kit in a LAVA board farm and read LAVA's output back (docs/farm.md).
 `job` writes a LAVA job for an image from its <name>.board.json, `device` prints the device
 dictionary a lab needs, `run` runs the job here with lava-run, `results` lines LAVA's test cases

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Values of the command-line options that several subcommands take: argparse types, each of
 which turns the text into the value or refuses it with the message argparse prints (exit
 status 2), and the --bench pattern, checked when a command starts."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tables for report and compare, in the formats they offer: an aligned text table, CSV,
 Markdown, or JSON (decimals stay exact numbers), and the number formatting they share. (Text from
 records and file names is escaped for a terminal by records.frame.printable.)"""

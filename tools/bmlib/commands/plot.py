@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Plot one benchmark's distribution from the hist records of one or more runs: a histogram
 and a CDF side by side, one series per file (its runs pooled; --each-run for one per run),
 P50/P99/P99.9 marked, the x axis over the bulk (min to the largest P99.9; --full-range for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """One row per benchmark and run (or per benchmark, merged over runs) with its key figures
 and their unit, as a text table, CSV, Markdown or JSON. Merged rows give, for each figure,
 the median over the runs, and the runs' spread of the median. Event counts (records.md's

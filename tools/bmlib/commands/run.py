@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Boot a baremark image (usually under QEMU), stream its console, and return the guest's
 status; with --check (implied by --expect, --zero, --require, --exact and --runs > 1), also
 judge its records. Reading stops once the end record arrived and the console went quiet, even

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Series over revisions from the history store, and their change points: exact for deterministic
 runs (built_for qemu-icount: every change of a figure is one), a windowed rank test for noisy ones
 (hardware, hosted), and the gate of the newest revision against the last change point or a named

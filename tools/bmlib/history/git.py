@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """git as bm history and bm bisect ask it, one way: in a work tree, in the C locale, its failure
 said in one line (exit status 2); a revision's commit id, its place in history (ancestors), its
 committer time and subject."""

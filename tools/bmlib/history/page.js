@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // The trend page of `bm history report` (copied beside index.html with Debian's Chart.js): one
 // chart per benchmark and series over revisions, P50 with a min..P99 band and P90 dashed, change
 // points marked, a tooltip with the revision and its figures, filters by board and benchmark.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The static trend page of `bm history report -o DIR`: index.html with the series' data in it,
 history_page.js (its code, page.js here) and Debian's Chart.js (libjs-chart.js) copied beside it, so the
 page opens from disk with no server and fetches nothing."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The history store behind `bm history`: runs keyed by board, build identity, the user's revision
 and time, with every benchmark's figures and hist, in SQLite (a file, Python's sqlite3) or
 PostgreSQL (a URL, Debian's python3-psycopg2). The same SQL serves both (docs/history.md)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """LAVA's test cases: read from a job log or a results export, and set against the kit's records
 benchmark by benchmark (in a job log as LAVA's monitor saw them, in stream order between a meta
 and an end record; by name for a results export). Each pair says where LAVA and a record disagree."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The LAVA job of an image from its <name>.board.json (a qemu job running the board's own QEMU
 line, or a flasher deploy and serial console), with the monitor that makes each result a test
 case; the device dictionary a lab needs, rendered with LAVA's templates to check LAVA's line."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A board's QEMU line as LAVA needs it: its options as (option, value) pairs, sizes as -m takes
 them, and what QEMU itself says of the machine when the line does not (RAM size, CPU model, the
 NIC models it takes), asked over QMP with the machine paused and no image."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The <name>.board.json cmake writes beside an image: the board, what the image was built for,
 and how to run it (its QEMU line) or flash it. Read here for bm run and bm lava alike."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """One boot of a console log, the benchmarks in it and the problems found, and the checks of its
 records (in seq order) against rules.py and against each other: the order of start, result and
 hist records, the counts, and each figure against the rest of its boot."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A result's statistics recomputed from its hist record as the firmware's report computes them
 (core/stats/bm_stats_report.c, bm_stats_record.c, the harness's ns figures), so that bm check
 refuses a result its own distribution does not give, and a hist record no state could hold."""

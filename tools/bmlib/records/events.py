@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The kit's portable event names (shared.EVENTS: -DBM_EVENTS takes them, the records carry them),
 and the checker's rules for the meta record's "events" (what a run counts, from which source, and
 what it cannot count, with why) and each ok result's "events" (per-iteration figures), alone and

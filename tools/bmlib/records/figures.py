@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The figures of a result record, named once, and when a run's figures are exact: the quantiles
 in order (each inner one's nearest rank), the figures bm compare, bm history and bm run --exact
 take, an event's figures, the built_for values and the one test of a deterministic build."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Framing of baremark records (docs/records.md): split console bytes into lines, find the
 records in them, check each CRC and read its values as exact decimals. Also the writer that
 emits records exactly as the firmware does (used by the tests' corpus and by host tools), and

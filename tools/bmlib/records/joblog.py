@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A LAVA job log read as the console it holds (lava-run's log stream, a server's output.yaml):
 the board's lines recovered byte for byte, so every bm command reads a farm run as it reads a
 local capture (log.read), and the results lines LAVA logged beside them (its test cases)."""

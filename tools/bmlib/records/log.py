@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A console log as boots (a meta record starts one): lost, repeated and displaced records, each
 boot checked by boot.py, each problem named once. Also reads log files (a LAVA job log as the
 console it holds) and loads their clean boots as runs for report, compare and plot."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The QEMU cache model's side of `bm run` (docs/cache-model.md): load the plugin
 (tools/qemu-plugins/bmcache.c) with the marker area's address read from the image, then merge its
 per-window counts into the records (re-CRC'd): the meta record gets `"model"` (the geometry) and its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The value rules of docs/records.md, one record at a time: required keys and their types,
 ranges, enumerations, and the relations inside a record (quantile order, counts, hist sums).
 Relations between records (names, meta, totals) are checked in boot.py."""

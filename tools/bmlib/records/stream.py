@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Reading a console live, from a command's output (QEMU, `cat /dev/pts/N`) or a serial port
 (pyserial): keeps every byte, watches the records go by, and stops once the end record of a
 boot has arrived and the console has gone quiet, on a timeout, when the far end goes away, or

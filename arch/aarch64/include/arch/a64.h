@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* AArch64 pieces shared by the bare-metal arch (arch/aarch64) and the hosted one
  * (arch/host-aarch64): system register access, the fields of the system registers the kit reads
  * and writes (Arm ARM DDI 0487, one definition each), and the known loop of the deterministic

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* AArch64 hot path: counter reads around timed regions. Cycles come from the PMU cycle counter
  * PMCCNTR_EL0, or from the generic timer CNTVCT_EL0 when the boot probe found that PMCCNTR does
  * not advance; instructions from PMU event counter 0 programmed with INST_RETIRED (0x08). */

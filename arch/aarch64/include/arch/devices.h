@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Devices the AArch64 arch provides to boards:
  * - arch_semihosting: exit through semihosting (QEMU -semihosting); on a board without a
  *   debugger HLT traps and the trap handler halts quietly after the end record.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* AArch64 MMU: an identity map of the low 4 GiB in 2 MiB blocks, built from the board's memory
  * map (board_desc.mem_map: RAM as Normal write-back cacheable, MMIO as Device-nGnRE); addresses
  * it does not list are unmapped, so a stray access faults with FAR. The descriptor and register

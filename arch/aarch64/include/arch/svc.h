@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* AArch64 SVC numbers between benchmark code at EL0 and the kit (usermode.S, arch.c's arch_trap):
  * the immediate says which; the arguments and the result travel in x0-x2 / x0. Shared by C and
  * assembly. */

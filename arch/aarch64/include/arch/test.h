@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Test hooks for the fault-injection image (tests/firmware/faults.c): an undefined instruction,
  * and a misaligned access the core must refuse (Normal memory allows plain misaligned loads, but
  * exclusives must be aligned). Shared with arch/host-aarch64. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cortex-M hot path (ARMv6-M, ARMv7-M, ARMv8-M): one counter reading around timed regions.
  * Cortex-M has no instructions-retired counter, and its cycle counter is optional, so the
  * reading comes from the first source the boot probe found working (arch.c):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cortex-M system registers the arch uses (ARMv7-M ARM DDI 0403E, ARMv6-M DDI 0419E, ARMv8-M
  * DDI 0553): the System Control Space at 0xE000E000 and the DWT at 0xE0001000, and the fields of
  * the exception frame and of the special registers. One definition of each address and bit, for

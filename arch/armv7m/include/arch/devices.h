@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Devices the Cortex-M arch provides to boards:
  * - arch_semihosting: exit through semihosting (BKPT 0xAB, SYS_EXIT_EXTENDED; QEMU needs
  *   -semihosting). On a board without a debugger the BKPT escalates to HardFault and the fault

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Test hooks for the fault-injection image (tests/firmware/faults.c): an undefined instruction
  * (UDF), and a misaligned access the core must refuse: ARMv7-M/ARMv8-M allow plain misaligned
  * LDR but never a misaligned LDREX; ARMv6-M allows no misaligned access at all. */

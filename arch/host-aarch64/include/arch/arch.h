@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Hosted AArch64 hot path (a Linux process): CNTVCT_EL0 (the generic timer, readable from EL0 on
  * Linux) around timed regions, ISB before and after so the read neither moves up into earlier
  * code nor lets the body start late. No instructions-retired figure, events with BM_EVENTS (see

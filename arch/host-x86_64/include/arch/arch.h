@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Hosted x86_64 hot path (a Linux process): the TSC around timed regions. Not CPUID as on bare
  * metal: in a virtual machine CPUID traps to the hypervisor (thousands of cycles, and variable),
  * LFENCE does not. No instructions-retired figure: a perf_event read() in the timed region costs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The hosted arches (a Linux process): between a CPU part (arch/host-<cpu>), the code they share
  * (arch/hosted: signals as traps, an interval timer as the watchdog, and the process's runtime:
  * main, the command line, per-benchmark OS accounting), and a hosted board (boards/host-linux). */

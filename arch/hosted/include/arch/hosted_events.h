@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The hosted archs' event snapshots (bm/port.h, events; arch/hosted/events.c): one read() of the
  * run's perf_event_open group, OUTSIDE the cycle reads (before the start's, after the end's), so
  * the cycles window is the plain snapshot's and the events window holds it. Included by each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* RISC-V hot path: counter reads around timed regions, one static inline per CSR access.
  * RV32 reads 64-bit counters as hi/lo/hi and retries, so a carry between the halves can never
  * produce a torn value (a bug in some existing kits). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The ecalls of RISC-V benchmark code to the kit (a7 says which; the kit's trap handler answers),
  * shared by the C side and usermode.S. */
 #ifndef ARCH_RISCV_ECALL_H

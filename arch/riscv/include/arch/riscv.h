@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* RISC-V machine-mode registers the kit uses, as xv6's riscv.h has them: one static inline
  * accessor per CSR, and every bit and code by name (RISC-V privileged spec 20211203). For the
  * arch, the RISC-V drivers, boards and the fault image's hooks; the counter reads of the timed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Test hooks for the fault-injection image (tests/firmware/faults.c): an instruction that does
  * not exist, and a misaligned access the core must refuse (QEMU and many cores emulate plain
  * misaligned loads, but never a misaligned LR). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x86_64 bare-metal hot path: TSC reads around timed regions, serialized as in Intel's "How to
  * Benchmark Code Execution Times on Intel IA-32 and IA-64" (CPUID; RDTSC at the start, RDTSCP;
  * CPUID at the end), with a runtime fallback to LFENCE; RDTSC where RDTSCP is absent. */

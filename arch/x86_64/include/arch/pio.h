@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x86 port I/O (in/out), shared by the arch (PIT, debug exit) and the port-I/O drivers
  * (the 16550 through arch_pio8, isa-debug-exit), and the PC's legacy ports the arch uses. Cold
  * path only: every port access is slow. */

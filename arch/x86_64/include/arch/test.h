@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Test hooks for the fault-injection image (tests/firmware/faults.c): an undefined instruction,
  * and a misaligned access the core must refuse (x86 allows plain misaligned loads, but an aligned
  * SSE load of a misaligned address raises #GP). Shared with arch/host-x86_64. */

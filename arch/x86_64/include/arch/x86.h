@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* x86_64 pieces shared by the bare-metal arch (arch/x86_64) and the hosted one
  * (arch/host-x86_64): the control registers, page-table and descriptor bits, CPUID with its
  * leaves and bits, the MSRs, exception vectors and local APIC registers the arch uses (Intel SDM;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A program from a third-party suite (Embench-style entry points), kept as its authors wrote it:
  * it compiles with warnings under -Wall -Wextra, and shares its entry points' names with the
  * suite's other programs. */

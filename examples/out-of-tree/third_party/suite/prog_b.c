@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Another program of the same third-party suite: the same entry points, other warnings. */
 #include <stdint.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Registers the suite's program b with the kit, unedited: its entry points renamed here so they
  * do not clash with the suite's other programs (bm/wrap.h explains the pattern). */
 #define initialise_benchmark prog_b_initialise_benchmark

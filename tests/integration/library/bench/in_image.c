@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A benchmark of the image's own sources (it runs). */
 #include "bm/bench.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A benchmark in a library: nothing calls it, so the image would never hold it. */
 #include "bm/bench.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Another program of the same upstream suite: the same global names as sort.c (data, checksum)
  * with other types and values, and its own main. */
 unsigned char data[32];

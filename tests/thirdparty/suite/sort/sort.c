@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A program of an upstream suite as it is written (TACLe-style): its own main, global names that
  * other programs of the suite use too (data, checksum), init/main/return entry points. */
 int data[16];

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The hand-computable kernels on this machine, for Valgrind's cache simulation (callgrind
  * --cache-sim=yes): `callgrind_driver KERNEL PASSES` runs one warm-up pass, then PASSES passes
  * with collection on, so callgrind's totals / PASSES are per-iteration figures comparable to the

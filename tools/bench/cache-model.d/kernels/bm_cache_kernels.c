@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The hand-computable kernels as benchmarks (tools/bench/cache-model builds them with
  * BM_BENCHMARK_DIRS): per iteration, seq_2x reads 8192 words and misses 1024 lines, seq_half reads
  * 2048 words and misses none once warm, stride5 reads 320 words and misses all 320. The arrays are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Kernels whose cache misses can be computed by hand, for tools/bench/cache-model: the same code
  * built as benchmarks (bm_cache_kernels.c, under the QEMU cache model) and for Valgrind's cache
  * simulation (../host/callgrind_driver.c). Geometry: the generic 32 KiB 4-way L1D, 64-byte lines. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SW_INCR counted exactly (tools/bench/events): each iteration writes PMSWINC_EL0 three times, with
  * a bit for every event counter; only a counter programmed with SW_INCR (0x00) moves, by one a
  * write, so its figure per iteration must be exactly 3 and every other event's what it would be

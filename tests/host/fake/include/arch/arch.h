@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Fake architecture for host unit tests: counters come from a scripted clock, so tests can
  * assert exact overhead subtraction, calibration and warm-up decisions. */
 #ifndef ARCH_FAKE_ARCH_H
