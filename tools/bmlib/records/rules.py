@@ -76,12 +76,20 @@ class Fields:
             return None
         return self.obj[key]
 
-    def int(self, key, required=True, lo=0, hi=U64_MAX, choices=None):
+    def _of(self, key, required, kind, what):
+        """The value at key when it is a `kind` (bool is no int here); None when it is absent, or
+        when it is not, which is said."""
         v = self._get(key, required)
         if v is None and key not in self.obj:
             return None
-        if isinstance(v, bool) or not isinstance(v, int):
-            self.bad(key, f"= {show(v)}: must be an integer")
+        if not isinstance(v, kind) or (kind is not bool and isinstance(v, bool)):
+            self.bad(key, f"= {show(v)}: must be {what}")
+            return None
+        return v
+
+    def int(self, key, required=True, lo=0, hi=U64_MAX, choices=None):
+        v = self._of(key, required, int, "an integer")
+        if v is None:
             return None
         if v < 0:
             self.bad(key, f"= {v} is negative")
@@ -119,11 +127,8 @@ class Fields:
         return v
 
     def str(self, key, required=True, choices=None, nonempty=False):
-        v = self._get(key, required)
-        if v is None and key not in self.obj:
-            return None
-        if not isinstance(v, str):
-            self.bad(key, f"= {show(v)}: must be a string")
+        v = self._of(key, required, str, "a string")
+        if v is None:
             return None
         if choices and v not in choices:
             self.bad(key, f"= {show(v)}: must be one of {', '.join(choices)}")
@@ -134,22 +139,11 @@ class Fields:
         return v
 
     def bool(self, key, required=True):
-        v = self._get(key, required)
-        if v is None and key not in self.obj:
-            return None
-        if not isinstance(v, bool):
-            self.bad(key, f"= {show(v)}: must be true or false")
-            return None
-        return v
+        return self._of(key, required, bool, "true or false")
 
     def obj_(self, key, required=True):
-        v = self._get(key, required)
-        if v is None and key not in self.obj:
-            return None
-        if not isinstance(v, dict):
-            self.bad(key, f"= {show(v)}: must be an object")
-            return None
-        return Fields(v, f"{self.prefix}{key}.")
+        v = self._of(key, required, dict, "an object")
+        return None if v is None else Fields(v, f"{self.prefix}{key}.")
 
     def strmap(self, key):
         sub = self.obj_(key)
