@@ -180,8 +180,8 @@ static inline __attribute__((always_inline)) void arch_snap_end_ev(struct arch_s
  * counters (mcounteren) and nothing of the kit's memory (PMP); it asks the kit with an ecall. */
 #include "arch/ecall.h"
 #define ARCH_USER_ISOLATED 1
-#define ARCH_USER_STACK_BOUNDED 1 /* PMP ends its stack at the top of its own frames */
-uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1, void *top);
+#define ARCH_USER_STACK_BOUNDED 1 /* PMP keeps it out of the kit's memory above its stack */
+uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1);
 static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b)
 {
 	register uintptr_t r0 __asm__("a0") = service;
