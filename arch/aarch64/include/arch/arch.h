@@ -130,6 +130,7 @@ static inline __attribute__((always_inline)) void arch_snap_end_ev(struct arch_s
  * that may use the FP/SIMD registers the AAPCS64 lets a callee change: the call says so. */
 #include "arch/svc.h"
 #define ARCH_USER_ISOLATED 1
+#define ARCH_USER_STACK_BOUNDED 1 /* the page tables keep it out of the kit's memory above its stack */
 uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1);
 static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b)
 {
