@@ -37,6 +37,7 @@ void bm_rt_stack(struct bm_stack *s)
 	s->lo = lo;
 	s->hi = lo ? hi : 0;
 	s->guard = lo ? 1u << 20 : 0;
+	s->above = 0;
 	s->painted = 0;
 	s->paint = 0;
 }

@@ -117,11 +117,6 @@ struct user_top {
  * these (linker/common.ld), whatever this build's job holds (event slots make it larger). */
 BM_LINKER_VALUE(__bm_user_job_bytes, USER_TOP_BYTES)
 
-/* A fault this far above the top of the benchmark's stack, while its code runs, is a write past
- * the top of its frames (sparse: an index past a local array's end); one further is another
- * stray access. */
-#define FRAME_REACH_BYTES 4096u
-
 /* 1 while benchmark code runs unprivileged: a fault then is its own, read against its stack. */
 static int in_call;
 
@@ -165,7 +160,9 @@ const char *bm_user_fault(const struct bm_fault *f, int *overflow)
 	}
 	struct bm_stack s;
 	bm_rt_user_stack(&s);
-	return f->has_addr && f->addr >= s.hi && f->addr - s.hi < FRAME_REACH_BYTES ? FRAME_FAULT : 0;
+	/* (above its stack, the kit's memory: a fault there, while its code runs, is a write past the
+	 * top of its frames, contiguous or sparse: an index past a local array's end) */
+	return f->has_addr && f->addr >= s.hi && f->addr - s.hi < s.above ? FRAME_FAULT : 0;
 }
 
 /* Calls `which` of b as unprivileged code, on its own stack: the arch restores the kit's

@@ -281,6 +281,8 @@ void bm_libc_init(void);
 struct bm_stack {
 	uintptr_t lo, hi; /* [lo, hi); lo == hi: not known */
 	uintptr_t guard;  /* bytes below lo where a fault is the stack's overflow (a hardware guard); 0: none */
+	uintptr_t above;  /* bytes above hi out of the reach of the code that runs on it (the kit's
+	                   * memory above the benchmarks' stack: a fault there is a write past its top) */
 	uint8_t painted;  /* 1: core may paint the free stack for high-water marks (bare metal) */
 	uint8_t paint;    /* the byte the unused stack holds (painted by the start-up) */
 };

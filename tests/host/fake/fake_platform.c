@@ -91,7 +91,7 @@ const struct bm_build_info bm_build_info = {
 /* The unit tests have no stack paint, and no stack of the benchmarks' own. */
 void bm_rt_stack(struct bm_stack *s)
 {
-	s->lo = s->hi = s->guard = 0;
+	s->lo = s->hi = s->guard = s->above = 0;
 	s->painted = s->paint = 0;
 }
 
