@@ -37,11 +37,11 @@ static uintptr_t stack_of(int user, struct bm_stack *s)
 __attribute__((noinline)) void bm_guard_stack_paint(int user)
 {
 	struct bm_stack s;
-	stack_of(user, &s);
+	int own = stack_of(user, &s) == 0;
 	if (s.lo == s.hi || !s.painted)
 		return;
-	uintptr_t top = user ? s.hi
-	                     : ((uintptr_t)__builtin_frame_address(0) - STACK_MARGIN) & ~(uintptr_t)(sizeof(word) - 1);
+	uintptr_t top = own ? s.hi
+	                    : ((uintptr_t)__builtin_frame_address(0) - STACK_MARGIN) & ~(uintptr_t)(sizeof(word) - 1);
 	bm_guard_fill((volatile word *)s.lo, (volatile word *)top, paint_word(&s));
 }
 
