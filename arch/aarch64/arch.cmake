@@ -23,11 +23,13 @@ set(BM_ARCH_LINK_FLAGS -static -no-pie -Wl,--build-id=none -Wl,--no-warn-rwx-seg
 macro(bm_arch_link_cpu_flags out)
   set(${out} ${BM_CPU_FLAGS})
 endmacro()
-# Benchmark code runs at EL0 with the kit's memory out of its reach (the board's memory.ld sets
-# __bm_user_align = 4K so the page tables can draw the line): a write over the kit's state is a
-# trap of the benchmark, not the run's end (the tests know). The kit's frames above the benchmark's
-# on the main stack stay writable (BM_USER_STACK_BOUNDED off). Said here only: the C gets
-# ARCH_USER_ISOLATED from it (cmake/BaremarkBoard.cmake).
+# Benchmark code runs at EL0 on its own stack with the kit's memory out of its reach
+# (ARCH_USER_ISOLATED; the board's memory.ld sets __bm_user_align = 4K so the page tables can draw
+# the line): a write over the kit's state is a trap of the benchmark, not the run's end (the tests
+# know), and so is a write past the top of its stack (BM_USER_STACK_BOUNDED).
+# Said here only: the C gets ARCH_USER_ISOLATED and ARCH_USER_STACK_BOUNDED from it
+# (cmake/BaremarkBoard.cmake).
 set(BM_USER_ISOLATED ON)
+set(BM_USER_STACK_BOUNDED ON)
 # Events (docs/events.md): PMEVCNTR1..4_EL0 in the snapshot beside counter 0's INST_RETIRED.
 set(BM_EVENT_SLOTS_MAX 4)

@@ -3,9 +3,9 @@
  * level 1), one level-2 table per GiB, 2 MiB blocks from the board's memory map, and 4 KiB pages
  * in the blocks that hold the image: FLASH read-only (a stray store, e.g. a stack frame far below
  * the stack, faults instead of rewriting code), the guard below the stack not mapped at all. EL0,
- * where benchmark code runs (usermode.S), may read and run FLASH and write the main stack and the
- * user region (linker/common.ld): the kit's variables, its trap stack, the devices and the rest of
- * RAM are EL1's only. On real cores the MMU is also what makes RAM cacheable (with it off, every data
+ * where benchmark code runs (usermode.S), may read and run FLASH and write its own stack and the
+ * user region (linker/common.ld): the kit's stacks and variables, the devices and the rest of RAM
+ * are EL1's only. On real cores the MMU is also what makes RAM cacheable (with it off, every data
  * access is Device memory: no caches, and an unaligned access faults), so cycle counts measured
  * without it would say little about the core. */
 #include <stdint.h>
@@ -30,7 +30,7 @@
 #define TCR_VALUE (TCR_T0SZ(32) | TCR_IRGN0_WB | TCR_ORGN0_WB | TCR_SH0_INNER | TCR_TG0_4K | TCR_EPD1)
 
 extern char __flash_origin[], __flash_limit[], __stack_bottom[], __stack_top[], __stack_guard_size[], __kit_start[],
-	__user_start[], __user_end[];
+	__user_stack_bottom[], __user_stack_top[], __user_start[], __user_end[];
 
 /* What EL0 may touch (0 while the layout does not allow it: then all RAM is open to it). */
 static int el0_pages;
@@ -65,7 +65,7 @@ static int in(uint64_t pa, const char *lo, const char *hi)
 }
 
 /* 4 KiB pages for the 2 MiB block at `base`: FLASH read-only (and runnable at EL0), the stack
- * guard absent, the main stack and the user region writable at EL0. */
+ * guard absent, the benchmarks' stack and the user region writable at EL0. */
 static void fill_pages(uint64_t *t, uint64_t base)
 {
 	for (unsigned i = 0; i < 512; i++) {
@@ -73,7 +73,7 @@ static void fill_pages(uint64_t *t, uint64_t base)
 		uint64_t d = in(pa, __stack_bottom - (uintptr_t)__stack_guard_size, __stack_bottom) ? 0 : desc_of(pa, DESC_PAGE);
 		if (d && in(pa, __flash_origin, __flash_limit))
 			d = (d & ~DESC_UXN) | DESC_RO | DESC_EL0;
-		else if (d && (in(pa, __stack_bottom, __stack_top) || in(pa, __user_start, __user_end)))
+		else if (d && (in(pa, __user_stack_bottom, __user_stack_top) || in(pa, __user_start, __user_end)))
 			d |= DESC_EL0;
 		t[i] = d;
 	}
@@ -106,7 +106,8 @@ static unsigned blocks_needing_pages(void)
 static int el0_layout_ok(void)
 {
 	uintptr_t bounds = (uintptr_t)__stack_bottom | (uintptr_t)__stack_top | (uintptr_t)__kit_start |
-	                   (uintptr_t)__user_start | (uintptr_t)__user_end;
+	                   (uintptr_t)__user_stack_bottom | (uintptr_t)__user_stack_top | (uintptr_t)__user_start |
+	                   (uintptr_t)__user_end;
 	return !(bounds & (PAGE_SIZE - 1)) && (uintptr_t)__stack_top == (uintptr_t)__kit_start;
 }
 

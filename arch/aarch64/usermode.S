@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* AArch64 EL0 calls (bm/port.h, ARCH_USER_ISOLATED): the kit runs at EL1 on SP_EL0; a benchmark's
- * code runs at EL0 on the same stack below the kit's frames, where the page tables (mmu.c) let it
- * write only the main stack and the user region. It comes back with an SVC (arch_user_exit), which
- * the handler (arch.c) turns into a return from arch_user_call. */
+ * code runs at EL0 on its own stack, where the page tables (mmu.c) let it write only that stack
+ * and the user region. It comes back with an SVC (arch_user_exit), which the handler (arch.c)
+ * turns into a return from arch_user_call. */
 #include "arch/svc.h"
 
 #define SPSR_EL1T 0x4     /* M = EL1t: the kit's own mode (SP_EL0) */
@@ -10,10 +10,10 @@
 #define CTX_D8 112
 
 	.section .text, "ax", %progbits
-/* uintptr_t arch_user_call(fn, a0, a1, top): the kit's callee-saved registers (x19-x30, d8-d15),
- * its sp and its interrupt masks go to arch_user_ctx; fn(a0, a1) starts at EL0 with sp at a1
- * (16-byte aligned down), with the kit's interrupt masks (the watchdog's IRQ reaches it), and
- * returns into arch_user_exit. (`top` bounds nothing here: 4 KiB pages cannot follow the stack.) */
+/* uintptr_t arch_user_call(fn, a0, a1): the kit's callee-saved registers (x19-x30, d8-d15), its
+ * sp and its interrupt masks go to arch_user_ctx; fn(a0, a1) starts at EL0 with sp at a1 (16-byte
+ * aligned down: the job at the top of the benchmark's stack), with the kit's interrupt masks (the
+ * watchdog's IRQ reaches it), and returns into arch_user_exit. */
 	.balign 4
 	.globl arch_user_call
 arch_user_call:
@@ -33,7 +33,7 @@ arch_user_call:
 	stp d12, d13, [x9, #CTX_D8 + 32]
 	stp d14, d15, [x9, #CTX_D8 + 48]
 	and x10, x2, #~15
-	mov sp, x10            /* SP_EL0: the benchmark's stack starts below the job */
+	mov sp, x10            /* SP_EL0: the benchmark's own stack, from below the job */
 	msr elr_el1, x0
 	msr spsr_el1, x11      /* M = EL0t (0), DAIF (bits 9:6) as the kit has them */
 	mov x0, x1

@@ -38,6 +38,13 @@ void bm_rt_stack(struct bm_stack *s)
 	s->lo = lo;
 	s->hi = lo ? hi : 0;
 	s->guard = lo ? 1u << 20 : 0;
+	s->above = 0;
 	s->painted = 0;
 	s->paint = 0;
+}
+
+/* Benchmark code runs as the process does: no stack of its own. */
+void bm_rt_user_stack(struct bm_stack *s)
+{
+	*s = (struct bm_stack){0};
 }

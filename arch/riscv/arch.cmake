@@ -19,7 +19,7 @@ set(BM_ARCH_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/include)
 # state is a trap of the benchmark, not the run's end (the tests know). Said here only: the C gets
 # ARCH_USER_ISOLATED (and ARCH_USER_STACK_BOUNDED) from these two (cmake/BaremarkBoard.cmake).
 set(BM_USER_ISOLATED ON)
-# ...and PMP ends what it may write of the stack at the top of its own frames (usermode.S).
+# ...and a write past the top of its own stack meets the kit's memory, out of its reach (PMP).
 set(BM_USER_STACK_BOUNDED ON)
 set(BM_ARCH_FLAGS)
 set(BM_ARCH_LINK_FLAGS)

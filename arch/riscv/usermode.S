@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* RISC-V U-mode calls (bm/port.h, ARCH_USER_ISOLATED): the kit runs in M-mode; a benchmark's code
- * runs in U-mode on the main stack below the kit's frames, where PMP entry 4 lets it write only
- * [the stack's bottom, top) and entry 6 the user region (arch.c, pmp_user). It comes back with an
- * ecall (arch_user_exit), which the trap handler turns into a return from arch_user_call. */
+ * runs in U-mode on its own stack, where PMP, set once (arch.c, pmp_user), lets it write only that
+ * stack and the user region. It comes back with an ecall (arch_user_exit), which the trap
+ * handler turns into a return from arch_user_call. */
 #include "arch/ecall.h"
 #include "arch/riscv.h" /* MSTATUS_*, REG_S, REG_L, REGBYTES */
 
 	.section .text, "ax", @progbits
-/* uintptr_t arch_user_call(fn, a0, a1, top): the kit's callee-saved registers, stack pointer,
- * return address and interrupt enable go to arch_user_ctx; fn(a0, a1) starts in U-mode with sp
- * at a1 (16-byte aligned down) and returns into arch_user_exit. */
+/* uintptr_t arch_user_call(fn, a0, a1): the kit's callee-saved registers, stack pointer, return
+ * address and interrupt enable go to arch_user_ctx; fn(a0, a1) starts in U-mode with sp at a1
+ * (16-byte aligned down: the job at the top of the benchmark's stack) and returns into
+ * arch_user_exit. No PMP write: a call costs its two mode switches. */
 	.balign 4
 	.globl arch_user_call
 arch_user_call:
@@ -30,12 +31,6 @@ arch_user_call:
 	REG_S s11, 13 * REGBYTES(t0)
 	csrr t1, mstatus
 	REG_S t1, 14 * REGBYTES(t0)
-	la t1, arch_user_pmp
-	lw t1, 0(t1)
-	beqz t1, 1f
-	srli t1, a3, 2
-	csrw pmpaddr4, t1      /* what it may write of the stack ends at top */
-1:
 	andi sp, a2, -16
 	csrw mepc, a0
 	mv a0, a1

@@ -4,7 +4,7 @@
  * (the kit's and the user's .data and the thread-local template copied from their load addresses,
  * their .bss and .tbss zeroed,
  * the C library's own start: bm_libc_init), paints the stack for the high-water mark and runs
- * the kit. Also the runtime's part of the port contract: where the stack is. */
+ * the kit. Also the runtime's part of the port contract: where the stacks are. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,7 +15,8 @@ extern uint8_t __kit_data_load[], __kit_data_start[], __kit_data_end[], __kit_bs
 extern uint8_t __data_load[], __data_start[], __data_end[];
 extern uint8_t __bss_start[], __bss_end[];
 extern uint8_t __tdata_load[], __tdata_start[], __tdata_end[], __tbss_start[], __tbss_end[];
-extern uint8_t __stack_bottom[], __stack_top[], __stack_guard_size[];
+extern uint8_t __stack_bottom[], __stack_top[], __stack_guard_size[], __user_stack_bottom[], __user_stack_top[],
+	__user_start[];
 
 #define STACK_PAINT 0xa5u
 
@@ -24,6 +25,23 @@ void bm_rt_stack(struct bm_stack *s)
 	s->lo = (uintptr_t)__stack_bottom;
 	s->hi = (uintptr_t)__stack_top;
 	s->guard = (uintptr_t)__stack_guard_size; /* an absolute symbol: its address is its value */
+	s->above = 0;
+	s->painted = 1;
+	s->paint = STACK_PAINT;
+}
+
+/* Painted by core before each benchmark that runs on it. Below it the kit's memory, out of
+ * benchmark code's reach: a fault in its first bytes is the stack's overflow (a push that faults
+ * before it moves the stack pointer), one further down a stray access's. Above it .kit_bss, up to
+ * the user region (linker/common.ld). */
+#define USER_STACK_GUARD_BYTES 256u
+
+void bm_rt_user_stack(struct bm_stack *s)
+{
+	s->lo = (uintptr_t)__user_stack_bottom;
+	s->hi = (uintptr_t)__user_stack_top;
+	s->guard = USER_STACK_GUARD_BYTES;
+	s->above = (uintptr_t)(__user_start - __user_stack_top);
 	s->painted = 1;
 	s->paint = STACK_PAINT;
 }

@@ -6,7 +6,7 @@
  * canaries are in bm_scratch.c. */
 #include "guard/guard.h"
 
-#define STACK_BAND 256u     /* bytes at the bottom of the stack that must stay painted */
+#define STACK_BAND 256u     /* bytes at the bottom of the kit's stack that must stay painted */
 #define STACK_MARGIN 256u   /* left unpainted below the caller's frame (its own calls) */
 
 typedef uintptr_t word;
@@ -19,27 +19,43 @@ static word paint_word(const struct bm_stack *s)
 	return w;
 }
 
-/* Paints the free stack, from its bottom up to a little below the current frame. */
-__attribute__((noinline)) void bm_guard_stack_paint(void)
+/* The stack benchmark code runs on: the kit's, or (user) its own, where the arch isolates it.
+ * Returns the band at its bottom that must stay painted: none on the benchmarks' own, whose every
+ * store below its bottom faults (the kit's memory is out of their code's reach), so that an
+ * overflow is seen by its stack pointer. */
+static uintptr_t stack_of(int user, struct bm_stack *s)
+{
+	if (ARCH_USER_ISOLATED && user) {
+		bm_rt_user_stack(s);
+		return 0;
+	}
+	bm_rt_stack(s);
+	return STACK_BAND;
+}
+
+/* Paints the free stack: the kit's from its bottom up to a little below the current frame; the
+ * benchmark's own whole (nothing runs on it between calls). */
+__attribute__((noinline)) void bm_guard_stack_paint(int user)
 {
 	struct bm_stack s;
-	bm_rt_stack(&s);
+	int own = stack_of(user, &s) == 0;
 	if (s.lo == s.hi || !s.painted)
 		return;
-	uintptr_t top = ((uintptr_t)__builtin_frame_address(0) - STACK_MARGIN) & ~(uintptr_t)(sizeof(word) - 1);
+	uintptr_t top = own ? s.hi
+	                    : ((uintptr_t)__builtin_frame_address(0) - STACK_MARGIN) & ~(uintptr_t)(sizeof(word) - 1);
 	bm_guard_fill((volatile word *)s.lo, (volatile word *)top, paint_word(&s));
 }
 
-size_t bm_guard_stack_check(int *band_touched)
+size_t bm_guard_stack_check(int user, int *band_touched)
 {
 	struct bm_stack s;
-	bm_rt_stack(&s);
+	uintptr_t band = stack_of(user, &s);
 	*band_touched = 0;
 	if (s.lo == s.hi || !s.painted)
 		return 0;
 	uintptr_t p = (uintptr_t)bm_guard_first_unlike((const volatile word *)s.lo, (const volatile word *)s.hi,
 	                                               paint_word(&s));
-	*band_touched = p < s.lo + STACK_BAND;
+	*band_touched = p < s.lo + band;
 	return s.hi - p;
 }
 
@@ -61,14 +77,14 @@ size_t bm_guard_stack_mark(size_t *size)
 	return s.hi - (uintptr_t)p;
 }
 
-int bm_guard_stack_fault(const struct bm_fault *f)
+int bm_guard_stack_fault(const struct bm_fault *f, int user)
 {
 	struct bm_stack s;
-	bm_rt_stack(&s);
+	uint64_t band = stack_of(user, &s);
 	if (s.lo == s.hi)
 		return 0;
-	uint64_t lo = s.lo - s.guard, band = s.lo + STACK_BAND;
-	return (f->sp && f->sp < band) || (f->has_addr && f->addr >= lo && f->addr < band);
+	uint64_t lo = s.lo - s.guard, hi = s.lo + band;
+	return (f->sp && f->sp < hi) || (f->has_addr && f->addr >= lo && f->addr < hi);
 }
 
 /* Around all of the kit's .bss on bare metal (linker/common.ld places them): the high one is the

@@ -61,18 +61,21 @@ int bm_guard_kit_intact(const struct bm_kit_state *k);
 void bm_guard_stats_seal(struct bm_kit_state *k);
 int bm_guard_stats_sealed(const struct bm_kit_state *k);
 
-/* ---- the main stack (bm_guard.c) ---- */
+/* ---- the stacks (bm_guard.c) ----
+ * user 0: the kit's stack (bm_rt_stack), where privileged benchmarks and every benchmark of an
+ * arch that does not isolate them run; 1: the benchmarks' own (bm_rt_user_stack), where the arch
+ * runs their code unprivileged. */
 
-/* Paints the free stack below the caller's frame, before a benchmark. */
-void bm_guard_stack_paint(void);
+/* Paints the free stack (the kit's: below the caller's frame), before a benchmark. */
+void bm_guard_stack_paint(int user);
 /* The stack's high-water mark since the paint; *band_touched when the bottom band was used. */
-size_t bm_guard_stack_check(int *band_touched);
-/* The main stack's high-water mark over the whole run: bytes below the top that no longer hold
+size_t bm_guard_stack_check(int user, int *band_touched);
+/* The kit's stack's high-water mark over the whole run: bytes below the top that no longer hold
  * the start-up's paint; *size is the stack's size (0, and 0 returned, when the runtime does not
  * paint its stack, as a hosted one). */
 size_t bm_guard_stack_mark(size_t *size);
 /* Whether a fault's address or stack pointer says the stack ran past its bottom. */
-int bm_guard_stack_fault(const struct bm_fault *f);
+int bm_guard_stack_fault(const struct bm_fault *f, int user);
 
 /* Word fill and scan for the stack's paint, the scratch's canaries and the call band, four words
  * a pass (they run around every benchmark). Inline: the scratch must not pull the stack guard

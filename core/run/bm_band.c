@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Calls into a benchmark's own code under a painted band, read when the call returns: setup,
- * verify, teardown and the body's first batch (one iteration, the calibration's first; with
- * setup_each/teardown_each, every batch outside the samples, those two around it). A write
- * past the top of the benchmark's frame (a local array overrun) meets the band before any frame
- * of the kit's, and ends the benchmark as a trap; unbanded, it changed the harness's locals
- * (figures reported as good) or, on AArch64, where a frame's saved x29/x30 sit at its bottom, a
- * return address (the run was lost).
+/* Calls into a benchmark's own code with a painted band above its frames, read when the call
+ * returns: setup, verify, teardown and, outside the timed samples, its batches (where the arch
+ * isolates benchmark code, the samples' chunks too). A write past the top of the benchmark's
+ * frames (a local array overrun) meets the band before anything of the kit's, and ends the
+ * benchmark as a trap; unbanded, it changed the harness's locals (figures reported as good) or,
+ * on AArch64, where a frame's saved x29/x30 sit at its bottom, a return address (the run was
+ * lost).
  *
- * The band is an alloca: GCC puts a dynamic allocation below the whole fixed frame on every
- * target, so nothing of the kit's lies between the band and the callee. __builtin_unwind_init
- * makes the calling frame save every callee-saved register (above the band) and restore them on
- * return: a callee that restores the registers it borrowed from its own overwritten frame leaves
- * the kit's as they were. The later batches (calibration, warm-up, the timed samples) call the
- * body directly: a band around each would cost every sample. Not instrumented by
- * AddressSanitizer (the host tests): its alloca redzones would sit where the band must. */
+ * Where the arch runs benchmark code unprivileged (ARCH_USER_ISOLATED) and the benchmark is not
+ * .privileged, the call runs on the benchmark's own stack, the band and the call's job at its top
+ * and the kit's memory, out of its reach, on both sides. Otherwise on the kit's stack, the band
+ * an alloca: GCC puts a dynamic allocation below the whole fixed frame on every target, so
+ * nothing of the kit's lies between the band and the callee. __builtin_unwind_init makes the
+ * calling frame save every callee-saved register (above the band) and restore them on return: a
+ * callee that restores the registers it borrowed from its own overwritten frame leaves the kit's
+ * as they were. There the later batches (calibration, warm-up, the timed samples) call the body
+ * directly: a band around each would cost every sample. Not instrumented by AddressSanitizer
+ * (the host tests): its alloca redzones would sit where the band must. */
 #include "bm/out.h"
 #include "run/run.h"
 
@@ -22,7 +25,7 @@
 
 #define FRAME_OVERRUN "wrote past the top of its stack frame, into the band the kit keeps above it (pc: the " \
                       "function's entry; address: the band's lowest word written)"
-#define FRAME_FAULT "wrote past the top of its stack frame, into the kit's frames above it (the write " \
+#define FRAME_FAULT "wrote past the top of its stack frame, into the kit's memory above its stack (the write " \
                     "faulted: benchmark code runs unprivileged)"
 
 static __attribute__((noreturn, noinline)) void band_written(uintptr_t addr, uintptr_t entry)
@@ -54,8 +57,8 @@ static inline __attribute__((always_inline)) int each_batch(const struct bm_benc
 }
 
 /* The benchmark's side of a call into it (bm_user_run): runs as the benchmark's code, so it
- * reads and writes nothing of the kit's but the job (above the benchmark's stack) and b (in
- * read-only memory). */
+ * reads and writes nothing of the kit's but the job (at the top of the benchmark's stack) and b
+ * (in read-only memory). */
 static uintptr_t user_side(uintptr_t bp, uintptr_t jp)
 {
 	const struct bm_bench *b = (const struct bm_bench *)bp;
@@ -100,34 +103,95 @@ static uintptr_t user_side(uintptr_t bp, uintptr_t jp)
 	}
 }
 
-/* The top of what the benchmark's code may write of the stack in the call running now: a fault
- * above it, below the stack's top, is a write past the top of its frames, into the kit's. */
-static uintptr_t user_top;
+/* Where the arch runs benchmark code unprivileged, a call into it runs on the benchmark's own
+ * stack (bm_rt_user_stack), the kit's memory below and above it: at its top the band, then the
+ * job, then the benchmark's frames. A write past the top of its frames meets the job (the
+ * readings' check words) and the band, read when the call returns; further up, the kit's memory,
+ * where it faults. */
+struct user_top {
+	struct bm_user_job job;
+	uintptr_t band[CALL_BAND_WORDS];
+};
+#define USER_TOP_BYTES ((sizeof(struct user_top) + 15) & ~(size_t)15)
+
+/* The linker gives the benchmarks' stack its frames' bytes (the board's __user_stack_size) and
+ * these (linker/common.ld), whatever this build's job holds (event slots make it larger). */
+BM_LINKER_VALUE(__bm_user_job_bytes, USER_TOP_BYTES)
+
+/* 1 while benchmark code runs unprivileged: a fault then is its own, read against its stack. */
+static int in_call;
+
+struct bm_user_job *bm_user_job(void)
+{
+	struct bm_stack s;
+	bm_rt_user_stack(&s);
+	/* (16-byte aligned: the benchmark's stack pointer starts at the job) */
+	return &((struct user_top *)((s.hi - USER_TOP_BYTES) & ~(uintptr_t)15))->job;
+}
+
+static uintptr_t entry_of(const struct bm_bench *b, uint32_t which)
+{
+	return (uintptr_t)(which == BM_USER_SETUP ? (void *)b->setup : which == BM_USER_VERIFY ? (void *)b->verify
+	                   : which == BM_USER_TEARDOWN ? (void *)b->teardown : (void *)b->batch);
+}
 
 uintptr_t bm_user_run(const struct bm_bench *b, struct bm_user_job *j)
 {
-	/* the benchmark's stack starts below the job; it may write [its bottom, the job's end) */
-	user_top = (uintptr_t)(j + 1);
-	return arch_user_call(user_side, (uintptr_t)b, (uintptr_t)j, j + 1);
+	volatile uintptr_t *band = ((struct user_top *)j)->band;
+	uintptr_t entry = entry_of(b, j->which); /* (the job is the benchmark's to write) */
+	bm_guard_fill(band, band + CALL_BAND_WORDS, BM_KIT_GUARD_WORD);
+	in_call = 1;
+	uintptr_t r = arch_user_call(user_side, (uintptr_t)b, (uintptr_t)j);
+	in_call = 0;
+	const volatile uintptr_t *hit = bm_guard_first_unlike(band, band + CALL_BAND_WORDS, BM_KIT_GUARD_WORD);
+	if (hit != band + CALL_BAND_WORDS)
+		band_written((uintptr_t)hit, entry);
+	return r;
 }
 
-const char *bm_band_fault(const struct bm_fault *f)
+const char *bm_user_fault(const struct bm_fault *f, int *overflow)
 {
-	struct bm_stack s;
-	bm_rt_stack(&s);
-	if (!ARCH_USER_ISOLATED || !user_top || !f->has_addr || s.lo == s.hi)
+	*overflow = 0;
+	if (!ARCH_USER_ISOLATED || !in_call)
 		return 0;
-	return f->addr >= user_top && f->addr < s.hi ? FRAME_FAULT : 0;
+	in_call = 0;
+	if (bm_guard_stack_fault(f, 1)) {
+		*overflow = 1;
+		return 0;
+	}
+	struct bm_stack s;
+	bm_rt_user_stack(&s);
+	/* (above its stack, the kit's memory: a fault there, while its code runs, is a write past the
+	 * top of its frames, contiguous or sparse: an index past a local array's end) */
+	return f->has_addr && f->addr >= s.hi && f->addr - s.hi < s.above ? FRAME_FAULT : 0;
 }
 
-/* Calls `which` of b (a batch of `iters` into *d), banded; adds the call's own cycles (not the
- * band's) to *user_cycles when that is given. What is used after the call is read from this
- * frame's memory (above the band), not from registers the callee may have restored wrong. A
- * contiguous overrun meets band[0] first whatever its length; the band's length is for a sparse
- * write (an index past the end), and 32 bytes keep its cost out of the kit's share. */
-__attribute__((noinline, no_sanitize_address)) int bm_band_call(const struct bm_bench *b, enum bm_user_fn which,
-                                                                 uint32_t iters, struct bm_delta *d,
-                                                                 uint64_t *user_cycles)
+/* Calls `which` of b as unprivileged code, on its own stack: the arch restores the kit's
+ * registers on the way back, and the band and the job sit where the benchmark's frames end. */
+static int isolated_call(const struct bm_bench *b, enum bm_user_fn which, uint32_t iters, struct bm_delta *d,
+                         uint64_t *user_cycles)
+{
+	struct bm_user_job *j = bm_user_job();
+	j->which = which;
+	j->iters = iters;
+	j->ev = (uint32_t)bm_events_live();
+	uint64_t t0 = bm_cycles_now();
+	int r = (int)bm_user_run(b, j);
+	if (user_cycles)
+		*user_cycles += bm_cycles_now() - t0;
+	if (which == BM_USER_BATCH)
+		*d = j->s[0].d;
+	return r;
+}
+
+/* Calls `which` of b on the kit's stack, banded; adds the call's own cycles (not the band's) to
+ * *user_cycles when that is given. What is used after the call is read from this frame's memory
+ * (above the band), not from registers the callee may have restored wrong. A contiguous overrun
+ * meets band[0] first whatever its length; the band's length is for a sparse write (an index
+ * past the end), and 32 bytes keep its cost out of the kit's share. */
+static __attribute__((noinline, no_sanitize_address)) int kit_stack_call(const struct bm_bench *b,
+                                                                         enum bm_user_fn which, uint32_t iters,
+                                                                         struct bm_delta *d, uint64_t *user_cycles)
 {
 	volatile uintptr_t *band = __builtin_alloca(CALL_BAND_BYTES);
 	for (unsigned i = 0; i < CALL_BAND_WORDS; i++) /* (bm_guard_fill's const end: GCC 12 then takes
@@ -138,39 +202,22 @@ __attribute__((noinline, no_sanitize_address)) int bm_band_call(const struct bm_
 		uintptr_t entry;
 		uint64_t *user_cycles;
 		uint64_t t0;
-	} volatile kept = {band, 0, user_cycles, 0};
+	} volatile kept = {band, entry_of(b, which), user_cycles, 0};
 	__builtin_unwind_init();
 	int r = 0;
-	if (ARCH_USER_ISOLATED && !b->privileged) {
-		/* (the band stays above the job, where the arch's isolation already keeps the
-		 * benchmark from writing) */
-		struct bm_user_job *j = __builtin_alloca(sizeof *j);
-		j->which = which;
-		j->iters = iters;
-		j->ev = (uint32_t)bm_events_live();
-		kept.entry = (uintptr_t)(which == BM_USER_BATCH ? (void *)b->batch : which == BM_USER_SETUP ? (void *)b->setup
-		                         : which == BM_USER_VERIFY ? (void *)b->verify : (void *)b->teardown);
-		kept.t0 = bm_cycles_now();
-		r = (int)bm_user_run(b, j);
-		if (which == BM_USER_BATCH)
-			*d = j->s[0].d;
-	} else switch (which) {
+	switch (which) {
 	case BM_USER_BATCH:
-		kept.entry = (uintptr_t)b->batch;
 		r = each_batch(b, bm_bench_each(b), bm_events_live(), iters, d);
 		break;
 	case BM_USER_SETUP:
-		kept.entry = (uintptr_t)b->setup;
 		kept.t0 = bm_cycles_now();
 		r = b->setup();
 		break;
 	case BM_USER_VERIFY:
-		kept.entry = (uintptr_t)b->verify;
 		kept.t0 = bm_cycles_now();
 		r = b->verify();
 		break;
 	default:
-		kept.entry = (uintptr_t)b->teardown;
 		kept.t0 = bm_cycles_now();
 		b->teardown();
 		break;
@@ -182,4 +229,12 @@ __attribute__((noinline, no_sanitize_address)) int bm_band_call(const struct bm_
 	if (hit != band + CALL_BAND_WORDS)
 		band_written((uintptr_t)hit, kept.entry);
 	return r;
+}
+
+int bm_band_call(const struct bm_bench *b, enum bm_user_fn which, uint32_t iters, struct bm_delta *d,
+                 uint64_t *user_cycles)
+{
+	if (bm_bench_isolated(b))
+		return isolated_call(b, which, iters, d, user_cycles);
+	return kit_stack_call(b, which, iters, d, user_cycles);
 }

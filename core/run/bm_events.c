@@ -14,6 +14,9 @@
 #define BM_EVENTS_N 0 /* how many names BM_EVENTS_LIST holds (cmake/BaremarkEvents.cmake) */
 #endif
 
+/* For a board's memory.ld: the event slots' readings make the kit's frames deeper. */
+BM_LINKER_VALUE(__bm_event_slots, BM_EVENT_SLOTS)
+
 /* The run's events: what BM_EVENTS asked for, in its order; slot i of the snapshot is event i
  * (i < BM_EVENT_SLOTS). live: 1 when at least one slot counts, so the batches with event reads
  * (bm_bench.batch_ev) are the ones run. */

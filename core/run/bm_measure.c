@@ -43,7 +43,7 @@ static uint64_t run_batch(const struct bm_bench *b, uint32_t iters, int banded, 
 {
 	struct bm_delta d;
 	int each = bm_bench_each(b);
-	if (banded || each || (ARCH_USER_ISOLATED && !b->privileged)) {
+	if (banded || each || bm_bench_isolated(b)) {
 		uint64_t t0 = each ? bm_cycles_now() : 0;
 		if (bm_band_call(b, BM_USER_BATCH, iters, &d, 0) != 0) {
 			bm_verdict(res, BM_V_SETUP_EACH);
@@ -220,7 +220,7 @@ static void start(const struct bm_bench *b, const struct bm_overhead *oh, struct
 	bm_stats_init(&kit->stats);
 	bm_events_begin(kit, oh);
 	bm_scratch_reset(b->scratch_bytes ? *b->scratch_bytes : 0);
-	bm_guard_stack_paint();
+	bm_guard_stack_paint(bm_bench_isolated(b));
 	bm_recover_phase(BM_PHASE_SETUP);
 }
 

@@ -68,7 +68,7 @@ static inline __attribute__((always_inline)) uint64_t take_some(const struct bm_
 	 * from these values is right too. */
 	struct bm_delta last = {.cycles = UINT64_MAX, .instret = UINT64_MAX};
 	uint32_t repeats = 0, k = 0, have = 0, run = 1;
-	struct bm_user_job *j = chunked ? __builtin_alloca(sizeof *j) : 0;
+	struct bm_user_job *j = chunked ? bm_user_job() : 0;
 	bm_batch_fn batch = bm_batch_of(b, bm_events_live());
 	while (n) {
 		struct bm_delta d;
@@ -83,7 +83,7 @@ static inline __attribute__((always_inline)) uint64_t take_some(const struct bm_
 				*fail = 2;
 				break;
 			}
-			run = (uint32_t)j->s[k].count;
+			run = j->s[k].count;
 			d = j->s[k++].d;
 		} else if (each) {
 			if (b->setup_each && b->setup_each() != 0) {
@@ -172,7 +172,7 @@ int bm_take_samples(const struct bm_bench *b, uint32_t iters, uint32_t samples, 
 	for (unsigned q = 0; q < quarters; q++) {
 		uint32_t end = (uint32_t)((uint64_t)samples * (q + 1) / quarters);
 		uint64_t t0 = each ? bm_cycles_now() : 0, body0 = out->body_cycles;
-		out->qmin[q] = ARCH_USER_ISOLATED && !b->privileged
+		out->qmin[q] = bm_bench_isolated(b)
 		                       ? take_chunked(b, iters, end - done, oh->cycles, oh->instret, kit, out, &fail)
 		               : each ? take_each(b, iters, end - done, oh->cycles, oh->instret, kit, out, &fail)
 		                      : take_direct(b, iters, end - done, oh->cycles, oh->instret, kit, out, &fail);

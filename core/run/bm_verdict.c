@@ -25,7 +25,7 @@ static const char *const step_reason[] = {
 	[BM_V_SETUP_EACH] = "setup_each failed",
 	[BM_V_VERIFY_WARM] = "verify failed (after warm-up)",
 	[BM_V_VERIFY_SAMPLES] = "verify failed (after the timed samples)",
-	[BM_V_READINGS] = "wrote over the readings of its timed batches (the kit's chunk above its stack)",
+	[BM_V_READINGS] = "wrote over the readings of its timed batches (the kit's job at the top of its stack)",
 };
 
 int bm_verdict(struct bm_bench_result *res, enum bm_verdict v)
@@ -101,13 +101,15 @@ int bm_verdict_readings(const struct bm_kit_state *kit, struct bm_clock *clk, st
 
 void bm_verdict_fault(struct bm_bench_result *res, const struct bm_fault *f)
 {
+	int overflow;
+	const char *past_frame = bm_user_fault(f, &overflow);
 	res->fault = *f;
 	if (f->kind == BM_FAULT_TIMEOUT)
 		fail(res, BM_ST_TIMEOUT, "over its time budget (watchdog)");
-	else if (bm_guard_stack_fault(f))
+	else if (overflow || bm_guard_stack_fault(f, 0))
 		fail(res, BM_ST_STACK_OVERFLOW, f->cause);
 	else
-		fail(res, BM_ST_TRAP, bm_band_fault(f) ? bm_band_fault(f) : f->cause);
+		fail(res, BM_ST_TRAP, past_frame ? past_frame : f->cause);
 }
 
 /* The kit's own state first: if the benchmark wrote over it, no check after it can be trusted.
@@ -164,7 +166,7 @@ static const char *console_changed(const struct after *a)
 static const char *stack_band(const struct after *a)
 {
 	int band_touched;
-	a->res->stack_used_bytes = bm_guard_stack_check(&band_touched);
+	a->res->stack_used_bytes = bm_guard_stack_check(bm_bench_isolated(a->b), &band_touched);
 	return band_touched ? "the stack's guard band at its bottom was written" : 0;
 }
 

@@ -108,10 +108,25 @@ struct bm_bench_result {
 #endif
 };
 
+/* A value of this build's (a size) for the linker script, as an absolute symbol: no section
+ * carries it, so it stays when --gc-sections drops the function that holds it. */
+#define BM_LINKER_VALUE(name, value)                                                                \
+	__attribute__((used)) static void name##_value(void)                                        \
+	{                                                                                          \
+		__asm__(".globl " #name "\n\t.equ " #name ", %c0" : : "i"(value));                    \
+	}
+
 /* A benchmark with fresh input before every timed run (bm/bench.h): one run per batch. */
 static inline int bm_bench_each(const struct bm_bench *b)
 {
 	return b->setup_each || b->teardown_each;
+}
+
+/* A benchmark whose code runs unprivileged, on its own stack (the arch isolates it, bm/port.h;
+ * not .privileged). */
+static inline int bm_bench_isolated(const struct bm_bench *b)
+{
+	return ARCH_USER_ISOLATED && !b->privileged;
 }
 
 /* Runs one benchmark end to end, filling the kit's (shared) statistics state. Returns 0, or -1
@@ -130,7 +145,7 @@ enum bm_verdict {
 	BM_V_SETUP_EACH,     /* its setup_each said it failed */
 	BM_V_VERIFY_WARM,    /* its verify failed after the warm-up */
 	BM_V_VERIFY_SAMPLES, /* its verify failed after the timed samples */
-	BM_V_READINGS,       /* (unprivileged) it wrote over its batches' readings in the kit's chunk */
+	BM_V_READINGS,       /* (unprivileged) it wrote over its batches' readings in the kit's job */
 };
 /* Fails res for v; returns 1 (so a step can end with `return bm_verdict(res, v)`). */
 int bm_verdict(struct bm_bench_result *res, enum bm_verdict v);
@@ -236,16 +251,16 @@ int bm_band_call(const struct bm_bench *b, enum bm_user_fn which, uint32_t iters
                  uint64_t *user_cycles);
 
 /* Where the arch runs benchmark code with the kit's memory out of its reach (ARCH_USER_ISOLATED,
- * bm/port.h), a call into it carries what it needs in a job the kit places just above the
- * benchmark's stack (the only memory of the kit's frames it may write); timed samples come back in
- * chunks of up to BM_USER_CHUNK runs of equal readings (a deterministic benchmark's 1,000 samples
- * in one), each with a check word, so that the kit's own state is written only by the kit,
- * between chunks, and a call is made per chunk, not per sample. */
+ * bm/port.h), a call into it carries what it needs in a job at the top of the benchmark's own
+ * stack (its frames below it, the kit's memory on both sides); timed samples come back in chunks
+ * of up to BM_USER_CHUNK runs of equal readings (a deterministic benchmark's 1,000 samples in
+ * one), each with a check word, so that the kit's own state is written only by the kit, between
+ * chunks, and a call is made per chunk, not per sample. */
 #define BM_USER_CHUNK 8u
 struct bm_user_sample {
 	struct bm_delta d;        /* the batches' reading */
-	uint64_t count;           /* how many batches in a row read it (>= 1) */
-	uint64_t check;           /* bm_user_check of the above: a stray write into any word shows */
+	uint32_t count;           /* how many batches in a row read it (>= 1) */
+	uint32_t check;           /* bm_user_check of the above: a stray write into any word shows */
 };
 struct bm_user_job {
 	uint32_t which;           /* enum bm_user_fn */
@@ -255,21 +270,26 @@ struct bm_user_job {
 	uint32_t ev;              /* the batches to run read the event slots (bm_batch_of) */
 	struct bm_user_sample s[BM_USER_CHUNK];
 };
-static inline uint64_t bm_user_check(const struct bm_user_sample *s, uint32_t k)
+static inline uint32_t bm_user_check(const struct bm_user_sample *s, uint32_t k)
 {
 	uint64_t ev = 0;
 #if BM_EVENT_SLOTS
 	for (int i = 0; i < BM_EVENT_SLOTS; i++)
 		ev ^= s->d.ev[i] << i;
 #endif
-	return ~(s->d.cycles ^ s->d.instret ^ s->count ^ k ^ ev);
+	uint64_t x = s->d.cycles ^ s->d.instret ^ s->count ^ k ^ ev;
+	return ~(uint32_t)(x ^ (x >> 32));
 }
-/* Runs j (for b) as the benchmark's code: setup/verify/teardown's result, or BM_USER_SAMPLES's
- * count of batches taken (their readings in j->s, j->n runs of them). */
+/* The job of the next call into the benchmark's code: at the top of its stack (bm_rt_user_stack). */
+struct bm_user_job *bm_user_job(void);
+/* Runs j (for b) as the benchmark's code, on its stack from just below j: setup/verify/teardown's
+ * result, or BM_USER_SAMPLES's count of batches taken (their readings in j->s, j->n runs of
+ * them). A write into the band above j ends the benchmark as a trap. */
 uintptr_t bm_user_run(const struct bm_bench *b, struct bm_user_job *j);
-/* Where benchmark code runs unprivileged: the reason for a fault of a write past the top of its
- * frames (into the kit's, above what bm_user_run let it write), or NULL. */
-const char *bm_band_fault(const struct bm_fault *f);
+/* What a fault says of the benchmark's code that ran unprivileged when it came (read once after
+ * the fault): *overflow when its stack ran past its bottom; the reason of a write past the top of
+ * its frames (into the kit's memory above its stack), or NULL. */
+const char *bm_user_fault(const struct bm_fault *f, int *overflow);
 
 /* ---- the timed samples (bm_samples.c) ---- */
 

@@ -168,8 +168,9 @@ BM_BENCHMARK(fault_frame_overrun_body, always_right, .max_iters = 1)
 
 #if ARCH_USER_ISOLATED && ARCH_USER_STACK_BOUNDED
 /* Where benchmark code runs unprivileged, what lies just above its frame is the kit's trampoline
- * into it (unprivileged too: the two above are ok there), then the kit's frames, which it may not
- * write: a word 1 KiB above its frame is a trap, named as a write past the top of its frame. */
+ * into it (unprivileged too: the two above are ok there), then the job and band at the top of its
+ * stack, then the kit's memory, which it may not write: a word 1 KiB above its frame is a trap,
+ * named as a write past the top of its frame. */
 static int writes_far_past_frame(void)
 {
 	((volatile uint32_t *)__builtin_dwarf_cfa())[256] = 0x5a5a5a5au;

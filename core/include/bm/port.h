@@ -49,22 +49,27 @@ struct bm_record;
 
 /* Benchmark code out of the kit's reach (optional; said by the arch's arch.cmake, BM_USER_ISOLATED
  * and BM_USER_STACK_BOUNDED, from which the build defines the two macros below):
- *   ARCH_USER_ISOLATED  1 when the arch runs benchmark code unprivileged, with the kit's memory
- *       ([__kit_start, __kit_end), linker/common.ld), its trap vectors and its counter set-up
- *       out of reach; then also:
- *   uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1,
- *                            void *top);
- *       Runs fn(a0, a1) unprivileged on the main stack from just below `a1`, where it may write
- *       [the stack's bottom, top) and the user region (from __user_start), and returns fn's
- *       result. A fault in it is a fault like any other (bm_fault_take).
+ *   ARCH_USER_ISOLATED  1 when the arch runs benchmark code unprivileged, with the kit's memory,
+ *       its trap vectors and its counter set-up out of reach; then also:
+ *   uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1);
+ *       Runs fn(a0, a1) unprivileged with its stack pointer at a1 (16-byte aligned: core passes
+ *       the call's job, at the top of the benchmark's own stack, bm_rt_user_stack), and returns
+ *       fn's result; the kit's registers (callee-saved ones, stack pointer, interrupt state) are
+ *       the kit's again on return. A fault in it is a fault like any other (bm_fault_take).
+ *       What it may write, set once at arch_init, never per call (linker/common.ld's symbols):
+ *       its stack [__user_stack_bottom, __user_stack_top) and the user region [__user_start,
+ *       __user_end); what it may read besides: FLASH. Everything else is the kit's: its stack
+ *       and trap stack, .kit_data below its stack and .kit_bss above it, the devices. Each of
+ *       those edges lies on __bm_user_align (the board's memory.ld: the protection's granule).
  *   uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b);
  *       From such code, or from the kit: core's bm_kit_service(service, a, b), run privileged.
- *   ARCH_USER_STACK_BOUNDED  1 when what it may write of the stack ends at `top` (the kit's frames
- *       above are out of reach too); 0 when only the kit's variables are (AArch64: 4 KiB pages
- *       cannot follow the stack; the kit's guard band above the job still sees a contiguous run).
- * Without ARCH_USER_ISOLATED (or 0) benchmark code runs as the kit does (arch_user_call and
- * arch_kit_call are then plain calls), and core detects what it can (guard words, the checks
- * after every benchmark). */
+ *   ARCH_USER_STACK_BOUNDED  1 when a write past the top of the benchmark's stack (beyond the
+ *       band and the job) faults: the kit's memory above it is out of its reach (a write there
+ *       is named as one past the top of its frames); 0 when the arch cannot say so yet.
+ * Without ARCH_USER_ISOLATED (or 0) benchmark code runs as the kit does, on the kit's stack
+ * (arch_user_call and arch_kit_call are then plain calls), and core detects what it can (guard
+ * words, the band above its frames, the checks after every benchmark). Benchmarks marked
+ * .privileged run so everywhere. */
 #ifndef ARCH_USER_STACK_BOUNDED
 #define ARCH_USER_STACK_BOUNDED 0
 #endif
@@ -265,8 +270,8 @@ struct bm_board {
 extern const struct bm_board board_desc;
 
 /* ==== Supplied by the C runtime ===============================================================
- * core/crt/bm_crt.c on bare metal; on a hosted arch, arch/hosted (stack.c: bm_rt_stack) and
- * core/libc/hosted.c (bm_libc_name). */
+ * core/crt/bm_crt.c on bare metal; on a hosted arch, arch/hosted (stack.c: bm_rt_stack,
+ * bm_rt_user_stack) and core/libc/hosted.c (bm_libc_name). */
 
 /** The C library's name and version for the meta record (core/libc/<libc>.c). */
 extern const char bm_libc_name[];
@@ -274,14 +279,21 @@ extern const char bm_libc_name[];
  *  memory is initialised: e.g. picolibc's thread pointer, for its thread-local errno. */
 void bm_libc_init(void);
 
-/* The main stack, for the stack high-water mark. */
+/* A stack, for its high-water mark and to tell an overflow apart. */
 struct bm_stack {
 	uintptr_t lo, hi; /* [lo, hi); lo == hi: not known */
-	uintptr_t guard;  /* bytes below lo that fault on any access (a hardware guard); 0: none */
+	uintptr_t guard;  /* bytes below lo where a fault is the stack's overflow (a hardware guard); 0: none */
+	uintptr_t above;  /* bytes above hi out of the reach of the code that runs on it (the kit's
+	                   * memory above the benchmarks' stack: a fault there is a write past its top) */
 	uint8_t painted;  /* 1: core may paint the free stack for high-water marks (bare metal) */
 	uint8_t paint;    /* the byte the unused stack holds (painted by the start-up) */
 };
+/** The kit's stack (the main stack: the start-up's, the kit's frames, privileged benchmarks'). */
 void bm_rt_stack(struct bm_stack *s);
+/** The benchmarks' own stack, where the arch runs their code unprivileged (ARCH_USER_ISOLATED):
+ *  bare metal, [__user_stack_bottom, __user_stack_top), the kit's memory on both sides; lo == hi
+ *  where there is none (a hosted runtime, a board that sets no __user_stack_size). */
+void bm_rt_user_stack(struct bm_stack *s);
 
 /* What core offers the ports in return: their half of the contract's other side. */
 #include "bm/services.h"

@@ -31,9 +31,8 @@ enum bm_kit_service_id {
 uintptr_t bm_kit_service(unsigned service, uintptr_t a, uintptr_t b);
 #if !ARCH_USER_ISOLATED
 /* An arch that does not isolate benchmark code: a call into it, and its call back, are plain. */
-static inline uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1, void *top)
+static inline uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1)
 {
-	(void)top;
 	return fn(a0, a1);
 }
 static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b)

@@ -89,11 +89,16 @@ const struct bm_build_info bm_build_info = {
 	.kit_vcs = "test", .label = "", .built_for = "hosted", .cflags = "host", .opt = "-O0", .icount = 0,
 };
 
-/* The unit tests have no stack paint. */
+/* The unit tests have no stack paint, and no stack of the benchmarks' own. */
 void bm_rt_stack(struct bm_stack *s)
 {
-	s->lo = s->hi = s->guard = 0;
+	s->lo = s->hi = s->guard = s->above = 0;
 	s->painted = s->paint = 0;
+}
+
+void bm_rt_user_stack(struct bm_stack *s)
+{
+	bm_rt_stack(s);
 }
 
 /* What the linker provides in an image: 64 KiB of scratch between two symbols. */

@@ -131,7 +131,7 @@ static inline __attribute__((always_inline)) void arch_snap_end_ev(struct arch_s
  * kit's memory; it asks the kit with an SVC. The kit's handler runs C that may use the FP/SIMD
  * registers the AAPCS64 lets a callee change: the call says so. */
 #include "arch/svc.h"
-uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1, void *top);
+uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1);
 static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b)
 {
 	register uintptr_t r0 __asm__("x0") = service;

@@ -182,7 +182,7 @@ static inline __attribute__((always_inline)) void arch_snap_end_ev(struct arch_s
  * own frames (ARCH_USER_STACK_BOUNDED); it asks the kit with an ecall. The build defines both from
  * arch.cmake's BM_USER_ISOLATED and BM_USER_STACK_BOUNDED. */
 #include "arch/ecall.h"
-uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1, void *top);
+uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1);
 static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b)
 {
 	register uintptr_t r0 __asm__("a0") = service;

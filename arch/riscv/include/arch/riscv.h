@@ -126,6 +126,7 @@ ARCH_CSR_ACCESSORS(pmpaddr3)
 ARCH_CSR_ACCESSORS(pmpaddr4)
 ARCH_CSR_ACCESSORS(pmpaddr5)
 ARCH_CSR_ACCESSORS(pmpaddr6)
+ARCH_CSR_ACCESSORS(pmpaddr7)
 #if __riscv_xlen == 32
 ARCH_CSR_ACCESSORS(pmpcfg1) /* (entries 4-7 on RV32; RV64's pmpcfg0 holds 0-7) */
 #endif
