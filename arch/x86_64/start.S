@@ -76,8 +76,10 @@ _start:
 	movl $arch_x86_pml4, %eax
 	movl %eax, %cr3
 	/* PAE for long-mode paging; OSFXSR/OSXMMEXCPT so compiled code may use SSE (the x86_64
-	 * baseline GCC emits, e.g. for vectorized loops and struct copies). */
+	 * baseline GCC emits, e.g. for vectorized loops and struct copies); TSD clear: ring 3 reads
+	 * the TSC as the kit does. */
 	movl %cr4, %eax
+	andl $~X86_CR4_TSD, %eax
 	orl $(X86_CR4_PAE | X86_CR4_OSFXSR | X86_CR4_OSXMMEXCPT), %eax
 	movl %eax, %cr4
 	movl $X86_MSR_EFER, %ecx

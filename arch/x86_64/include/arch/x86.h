@@ -20,7 +20,7 @@
 #define X86_CR0_TS (X86_AC(1, ull) << 3)
 #define X86_CR0_WP (X86_AC(1, ull) << 16)
 #define X86_CR0_PG (X86_AC(1, ull) << 31)
-#define X86_CR4_TSD (X86_AC(1, ull) << 2) /* rdtsc/rdtscp ring 0's only: never set (ring 3 reads the TSC) */
+#define X86_CR4_TSD (X86_AC(1, ull) << 2) /* rdtsc/rdtscp ring 0's only: cleared */
 #define X86_CR4_PAE (X86_AC(1, ull) << 5)
 #define X86_CR4_OSFXSR (X86_AC(1, ull) << 9)
 #define X86_CR4_OSXMMEXCPT (X86_AC(1, ull) << 10)
@@ -34,7 +34,6 @@
 #define X86_PTE_PWT X86_AC(0x8, ull)  /* write-through */
 #define X86_PTE_PCD X86_AC(0x10, ull) /* cache disabled */
 #define X86_PTE_PS X86_AC(0x80, ull)  /* a 2 MiB page (in a page directory) */
-#define X86_PTE_ADDR X86_AC(0x000ffffffffff000, ull) /* the next table's, or the page's, address */
 /* The 2 MiB blocks, from FLASH's, that get 4 KiB pages (arch/x86_64/paging.c; the board's
  * memory.ld keeps the image within them). */
 #define X86_PT_BLOCKS 8
