@@ -10,7 +10,7 @@
 #include "bm/port.h"
 #include "bm/wide.h"
 
-uint8_t arch_x86_has_rdtscp;
+uint8_t arch_x86_has_rdtscp __attribute__((section(".ro_after_init"))); /* paging.c sets it */
 
 static uint8_t pio_read(uintptr_t port)
 {
@@ -63,7 +63,8 @@ void arch_x86_trap(const struct trap_frame *f, uint64_t cr0)
 	if (f->vector == X86_VEC_PAGE_FAULT)
 		__asm__ volatile("mov %%cr2, %0" : "=r"(cr2));
 	/* Every vector runs on the trap stack (IST1), so even a fault of an exhausted stack gets
-	 * here; the only interrupt the kit enables is the watchdog's. */
+	 * here, from ring 0 or ring 3 (benchmark code: its rsp is the frame's); the only interrupt
+	 * the kit enables is the watchdog's. */
 	struct bm_fault flt = {
 		.kind = f->vector == X86_VEC_WATCHDOG ? BM_FAULT_TIMEOUT : BM_FAULT_TRAP,
 		.has_addr = f->vector == X86_VEC_PAGE_FAULT,
@@ -77,7 +78,7 @@ void arch_x86_trap(const struct trap_frame *f, uint64_t cr0)
 		flt.cause = "x87/SSE not available: the FPU had been turned off (CR0.TS or CR0.EM), the kit "
 		            "turned it back on";
 	if (bm_fault_take(&flt))
-		bm_recover(); /* CPL 0 throughout, IF off: nothing else to put back */
+		bm_recover(); /* in ring 0 now, IF off, SS the kit's (start.S): nothing else to put back */
 	/* A fault while reporting one: the console or exit path is broken; stop here. */
 	if (bm_fatal_nested())
 		for (;;)
@@ -237,7 +238,7 @@ static uint32_t core_per_tick_ppm(void)
 
 /* ---- facts ---- */
 
-static struct bm_kv facts[10]; /* the last stays {0, 0} */
+static struct bm_kv facts[11]; /* the last stays {0, 0} */
 static char vendor[13];
 static char buf_cpuid_hz[24], buf_pit_hz[24], buf_ratio[24], buf_pmu[48], buf_leaves[40];
 
@@ -268,7 +269,6 @@ void arch_init(void)
 	p = bm_append_str(p, ", extended ");
 	bm_append_hex(p, max_ext, 8);
 
-	arch_x86_has_rdtscp = (uint8_t)x86_has_rdtscp();
 	info.cycle_counter = arch_x86_has_rdtscp
 		? "tsc ticks (nominal cycles): cpuid;rdtsc .. rdtscp;cpuid"
 		: "tsc ticks (nominal cycles): cpuid;rdtsc .. lfence;rdtsc;cpuid (no rdtscp)";
@@ -309,7 +309,10 @@ void arch_init(void)
 	uint32_t ppm = core_per_tick_ppm();
 	bm_append_u64(buf_ratio, ppm);
 
-	add_fact("mode", "long mode ring 0, pvh entry, 4 GiB identity map (2 MiB pages)");
+	add_fact("mode", "long mode, the kit in ring 0, pvh entry, 4 GiB identity map (2 MiB pages, 4 KiB ones "
+	                 "from FLASH to the user region's end)");
+	add_fact("benchmarks", "ring 3: the kit's memory and tables, the devices (the LAPIC too) and I/O ports out "
+	                       "of reach (supervisor-only pages, IOPL 0, no I/O bitmap); the TSC readable");
 	add_fact("vendor", vendor);
 	add_fact("cpuid_max", buf_leaves);
 	add_fact("rdtscp", arch_x86_has_rdtscp ? "yes" : "no (lfence;rdtsc fallback)");

@@ -13,8 +13,16 @@ set(BM_ARCH_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/start.S
   ${CMAKE_CURRENT_LIST_DIR}/arch.c
   ${CMAKE_CURRENT_LIST_DIR}/tables.c
+  ${CMAKE_CURRENT_LIST_DIR}/paging.c
+  ${CMAKE_CURRENT_LIST_DIR}/usermode.S
   ${CMAKE_CURRENT_LIST_DIR}/events.c
   ${CMAKE_CURRENT_LIST_DIR}/state.c)
+# Benchmark code runs in ring 3 with the kit's pages supervisor-only (usermode.S, paging.c; the
+# board's memory.ld sets __bm_user_align = 4K and __user_stack_size), and so is a write past the
+# top of its stack a fault (BM_USER_STACK_BOUNDED). Said here only: the C gets
+# ARCH_USER_ISOLATED and ARCH_USER_STACK_BOUNDED from it (cmake/BaremarkBoard.cmake).
+set(BM_USER_ISOLATED ON)
+set(BM_USER_STACK_BOUNDED ON)
 set(BM_ARCH_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/include)
 set(BM_ARCH_FLAGS -m64 -march=x86-64 -mno-red-zone -fno-pie -fno-pic -mcmodel=small
     -fno-stack-protector -fcf-protection=none -fno-asynchronous-unwind-tables)

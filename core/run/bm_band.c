@@ -56,6 +56,61 @@ static inline __attribute__((always_inline)) int each_batch(const struct bm_benc
 	return 0;
 }
 
+/* The timed samples' side of a call (BM_USER_SAMPLES): runs of equal readings, up to j->n batches;
+ * a chunk ends at its BM_USER_CHUNK-th run (which may go on in the next chunk), or at a failed
+ * setup_each (each_failed). Few values live across the batch's call (the batches left, the run's
+ * count and slot; each a constant; the first batch apart), so that a batch that reads as the one
+ * before costs the call, a compare and a count, as in the kit's own sampling loop. */
+static inline __attribute__((always_inline)) uint32_t user_samples(const struct bm_bench *b, struct bm_user_job *j,
+                                                                  int each)
+{
+	const uint32_t n = j->n, iters = j->iters;
+	const int ev = (int)j->ev;
+	struct bm_user_sample *run = j->s; /* the current run's */
+	uint32_t left = n, count = 1;
+	struct bm_delta d;
+	j->each_failed = 0;
+	if (!left || each_batch(b, each, ev, iters, &run->d) != 0) {
+		j->each_failed = left != 0;
+		j->n = 0;
+		return 0;
+	}
+	for (left--; left; left--) {
+		if (each_batch(b, each, ev, iters, &d) != 0) {
+			j->each_failed = 1;
+			break;
+		}
+		if (bm_delta_same(&d, &run->d)) {
+			count++;
+			continue;
+		}
+		run->count = count;
+		(++run)->d = d;
+		count = 1;
+		if (run == j->s + BM_USER_CHUNK - 1) {
+			left--;
+			break;
+		}
+	}
+	run->count = count;
+	uint32_t k = (uint32_t)(run - j->s) + 1;
+	for (uint32_t i = 0; i < k; i++)
+		j->s[i].check = bm_user_check(&j->s[i], i);
+	j->n = k;
+	return n - left;
+}
+
+/* (each copy a function of its own: few enough values for the registers a call preserves) */
+static __attribute__((noinline)) uint32_t user_samples_direct(const struct bm_bench *b, struct bm_user_job *j)
+{
+	return user_samples(b, j, 0);
+}
+
+static __attribute__((noinline)) uint32_t user_samples_each(const struct bm_bench *b, struct bm_user_job *j)
+{
+	return user_samples(b, j, 1);
+}
+
 /* The benchmark's side of a call into it (bm_user_run): runs as the benchmark's code, so it
  * reads and writes nothing of the kit's but the job (at the top of the benchmark's stack) and b
  * (in read-only memory). */
@@ -73,33 +128,8 @@ static uintptr_t user_side(uintptr_t bp, uintptr_t jp)
 		return 0;
 	case BM_USER_BATCH:
 		return (uintptr_t)each_batch(b, bm_bench_each(b), (int)j->ev, j->iters, &j->s[0].d);
-	default: {
-		/* runs of equal readings, up to j->n batches; a chunk ends at its BM_USER_CHUNK-th run
-		 * (which may go on in the next chunk), or at a failed setup_each (each_failed) */
-		uint32_t taken = 0, k = 0;
-		struct bm_delta d;
-		int each = bm_bench_each(b);
-		j->each_failed = 0;
-		while (taken < j->n) {
-			if (each_batch(b, each, (int)j->ev, j->iters, &d) != 0) {
-				j->each_failed = 1;
-				break;
-			}
-			taken++;
-			if (k && bm_delta_same(&d, &j->s[k - 1].d)) {
-				j->s[k - 1].count++;
-				continue;
-			}
-			j->s[k].d = d;
-			j->s[k++].count = 1;
-			if (k == BM_USER_CHUNK)
-				break;
-		}
-		for (uint32_t i = 0; i < k; i++)
-			j->s[i].check = bm_user_check(&j->s[i], i);
-		j->n = k;
-		return taken;
-	}
+	default:
+		return bm_bench_each(b) ? user_samples_each(b, j) : user_samples_direct(b, j);
 	}
 }
 
@@ -138,14 +168,14 @@ static uintptr_t entry_of(const struct bm_bench *b, uint32_t which)
 uintptr_t bm_user_run(const struct bm_bench *b, struct bm_user_job *j)
 {
 	volatile uintptr_t *band = ((struct user_top *)j)->band;
-	uintptr_t entry = entry_of(b, j->which); /* (the job is the benchmark's to write) */
+	uint32_t which = j->which; /* (the job is the benchmark's to write) */
 	bm_guard_fill(band, band + CALL_BAND_WORDS, BM_KIT_GUARD_WORD);
 	in_call = 1;
 	uintptr_t r = arch_user_call(user_side, (uintptr_t)b, (uintptr_t)j);
 	in_call = 0;
 	const volatile uintptr_t *hit = bm_guard_first_unlike(band, band + CALL_BAND_WORDS, BM_KIT_GUARD_WORD);
 	if (hit != band + CALL_BAND_WORDS)
-		band_written((uintptr_t)hit, entry);
+		band_written((uintptr_t)hit, entry_of(b, which));
 	return r;
 }
 
@@ -175,7 +205,7 @@ static int isolated_call(const struct bm_bench *b, enum bm_user_fn which, uint32
 	j->which = which;
 	j->iters = iters;
 	j->ev = (uint32_t)bm_events_live();
-	uint64_t t0 = bm_cycles_now();
+	uint64_t t0 = user_cycles ? bm_cycles_now() : 0;
 	int r = (int)bm_user_run(b, j);
 	if (user_cycles)
 		*user_cycles += bm_cycles_now() - t0;

@@ -108,19 +108,78 @@ static uint32_t calibrate(const struct bm_bench *b, const struct bm_config *cfg,
 	return iters > cap ? cap : iters;
 }
 
+/* Where the benchmark's code runs isolated: the warm-up's next `want` batches in one call into
+ * it (the samples' job: runs of equal readings, BM_USER_CHUNK at most, bm_user_run), not a call
+ * each, which cost more than the batches of a short body; each batch's net cycles into the
+ * window from w[n], its raw ones into the benchmark's time, as run_batch's. Returns how many it
+ * ran (0: the benchmark has failed). */
+static uint32_t warm_chunk(const struct bm_bench *b, uint32_t want, const struct bm_overhead *oh, uint64_t *w,
+                           uint32_t n, struct bm_bench_result *res)
+{
+	struct bm_user_job *j = bm_user_job();
+	j->which = BM_USER_SAMPLES;
+	j->iters = res->iters;
+	j->ev = (uint32_t)bm_events_live();
+	j->n = want;
+	int each = bm_bench_each(b);
+	uint64_t t0 = each ? bm_cycles_now() : 0, body0 = res->body_cycles;
+	uint32_t taken = (uint32_t)bm_user_run(b, j), runs = j->n, seen = 0;
+	if (j->each_failed) {
+		bm_verdict(res, BM_V_SETUP_EACH);
+		return 0;
+	}
+	int ok = taken && taken <= want && runs && runs <= BM_USER_CHUNK;
+	for (uint32_t i = 0; ok && i < runs; i++) {
+		const struct bm_user_sample *s = &j->s[i];
+		ok = s->check == bm_user_check(s, i) && s->count && s->count <= taken - seen;
+		struct bm_samples_out unused = {0}; /* (instructions are not counted before the samples) */
+		uint64_t ins_unused = 0;
+		uint64_t c = bm_account(&s->d, s->count, oh->cycles, s->d.instret, &res->body_cycles, &ins_unused, &unused);
+		for (uint32_t r = 0; ok && r < s->count; r++)
+			w[(n + seen + r) % BM_WARMUP_WINDOW] = c;
+		seen += s->count;
+	}
+	if (!ok || seen != taken) {
+		bm_verdict(res, BM_V_READINGS);
+		return 0;
+	}
+	if (each) {
+		uint64_t t = bm_cycles_now() - t0, in = res->body_cycles - body0;
+		res->user_cycles += t > in ? t - in : 0;
+	}
+	return taken;
+}
+
+/* The batch count at which the warm-up next tests its window, or stops at its cap (after n). */
+static uint32_t warm_test_at(uint32_t n, const struct bm_config *cfg)
+{
+	uint32_t at = n + 1;
+	at = at > cfg->warmup_min ? at : cfg->warmup_min;
+	at = at > BM_WARMUP_WINDOW ? at : BM_WARMUP_WINDOW;
+	at = (at + BM_WARMUP_STEP - 1) / BM_WARMUP_STEP * BM_WARMUP_STEP;
+	at = at < cfg->warmup_max ? at : cfg->warmup_max;
+	return at > n ? at : n + 1;
+}
+
 /* Warm-up at the calibrated size until the last BM_WARMUP_WINDOW batches agree, tested every
  * BM_WARMUP_STEP batches (a workload that never settles, e.g. one whose input changes every call,
  * would spend more in the test than in its batches; a settled one runs at most BM_WARMUP_STEP - 1
- * batches more), or until the cap. */
+ * batches more), or until the cap. Where its code runs isolated, the batches between two tests
+ * run in one call (warm_chunk): the same batches, the same readings. */
 static void warm_up(const struct bm_bench *b, const struct bm_config *cfg, const struct bm_overhead *oh,
                     struct bm_bench_result *res)
 {
 	bm_recover_phase(BM_PHASE_WARMUP);
 	uint64_t window[BM_WARMUP_WINDOW];
 	uint32_t n = 0;
+	int chunked = bm_bench_isolated(b);
 	for (;;) {
-		window[n % BM_WARMUP_WINDOW] = run_batch(b, res->iters, 0, oh, res);
-		n++;
+		if (chunked) {
+			n += warm_chunk(b, warm_test_at(n, cfg) - n, oh, window, n, res);
+		} else {
+			window[n % BM_WARMUP_WINDOW] = run_batch(b, res->iters, 0, oh, res);
+			n++;
+		}
 		if (!res->ok)
 			break;
 		if (n >= cfg->warmup_min && n >= BM_WARMUP_WINDOW && (n % BM_WARMUP_STEP == 0 || n >= cfg->warmup_max) &&

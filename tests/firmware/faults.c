@@ -183,6 +183,25 @@ BM_BENCHMARK(fault_frame_overrun_far, writes_far_past_frame, .max_iters = 1)
 }
 #endif
 
+#if ARCH_TEST_HAS_RING3
+/* What only the kit may do, where benchmark code runs in ring 3: port I/O, a control register, a
+ * device's registers. Each is a trap of the benchmark. */
+BM_BENCHMARK(fault_ring3_port_io, never_right)
+{
+	arch_test_port_read();
+}
+
+BM_BENCHMARK(fault_ring3_control_reg, never_right)
+{
+	arch_test_control_read();
+}
+
+BM_BENCHMARK(fault_ring3_device, never_right)
+{
+	bm_do_not_optimize(arch_test_device_read());
+}
+#endif
+
 /* A store into the constants: where FLASH (code and read-only data) is writable, the kit's own
  * tables beside this one would be as exposed, and every later figure wrong. Reported as a trap
  * where the board maps FLASH read-only (MMU, PMP, MPU); elsewhere the check sees the change. */

@@ -9,8 +9,9 @@
 
 #include "arch/x86.h"
 
-/* 1 when CPUID 0x80000001 EDX bit 27 says RDTSCP exists; set once by arch_init() and never
- * changed afterwards, so the branch on it in arch_snap_end() takes the same way every time. */
+/* 1 when CPUID 0x80000001 EDX bit 27 says RDTSCP exists; set once before the C start (paging.c),
+ * read-only after, so the branch on it in arch_snap_end() takes the same way every time. It lies
+ * in FLASH (.ro_after_init), where ring 3, which reads the TSC too, may read it. */
 extern uint8_t arch_x86_has_rdtscp;
 
 /* The TSC counts nominal (reference) cycles, not core clocks, and there is no instructions-
@@ -63,5 +64,21 @@ static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap
 	                 : "rax", "rbx", "rcx", "rdx", "cc");
 }
 
+/* Benchmark code runs in ring 3 (bm/port.h, ARCH_USER_ISOLATED: the build defines it from
+ * arch.cmake's BM_USER_ISOLATED; usermode.S), where it reads the TSC (CR4.TSD clear) and nothing of
+ * the kit's memory; it asks the kit with int $X86_VEC_KIT, whose gate runs bm_kit_service: C that
+ * may change what the SysV ABI lets a callee change (the call says so; no x87 value lives across
+ * it, and the kit's C uses no x87). */
+uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1);
+static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b)
+{
+	uintptr_t r, s = service;
+	__asm__ volatile("int %[v]"
+	                 : "=a"(r), "+D"(s), "+S"(a), "+d"(b)
+	                 : [v] "i"(X86_VEC_KIT)
+	                 : "memory", "cc", "rcx", "r8", "r9", "r10", "r11", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4",
+	                   "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+	return r;
+}
 
 #endif /* ARCH_X86_64_ARCH_H */

@@ -73,6 +73,27 @@ static inline void arch_test_vector_replace(void)
 	__asm__ volatile("lidt %0" : : "m"(r) : "memory");
 }
 
+/* What only ring 0 may do, from benchmark code, which runs in ring 3 (IOPL 0, no I/O bitmap; the
+ * devices' pages supervisor-only): a read of COM1's line status (port I/O), of CR3, and of the
+ * local APIC's ID register. Each faults there (#GP, #GP, #PF); ring 0 would only read. */
+#define ARCH_TEST_HAS_RING3 1
+static inline void arch_test_port_read(void)
+{
+	uint8_t v;
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"((uint16_t)0x3fd));
+}
+
+static inline void arch_test_control_read(void)
+{
+	uint64_t v;
+	__asm__ volatile("mov %%cr3, %0" : "=r"(v));
+}
+
+static inline uint32_t arch_test_device_read(void)
+{
+	return *(const volatile uint32_t *)(uintptr_t)0xfee00020u;
+}
+
 /* Masks interrupts and returns, as a driver's init may leave them: the kit must unmask them
  * for its watchdog before the next benchmark. */
 #define ARCH_TEST_HAS_IRQ_OFF 1

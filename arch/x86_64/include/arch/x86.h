@@ -20,6 +20,7 @@
 #define X86_CR0_TS (X86_AC(1, ull) << 3)
 #define X86_CR0_WP (X86_AC(1, ull) << 16)
 #define X86_CR0_PG (X86_AC(1, ull) << 31)
+#define X86_CR4_TSD (X86_AC(1, ull) << 2) /* rdtsc/rdtscp ring 0's only: cleared */
 #define X86_CR4_PAE (X86_AC(1, ull) << 5)
 #define X86_CR4_OSFXSR (X86_AC(1, ull) << 9)
 #define X86_CR4_OSXMMEXCPT (X86_AC(1, ull) << 10)
@@ -29,20 +30,29 @@
 /* Page-table entries (4-level paging). */
 #define X86_PTE_P X86_AC(0x1, ull)    /* present */
 #define X86_PTE_RW X86_AC(0x2, ull)   /* writable */
+#define X86_PTE_US X86_AC(0x4, ull)   /* ring 3 may use it (at every level of the walk) */
 #define X86_PTE_PWT X86_AC(0x8, ull)  /* write-through */
 #define X86_PTE_PCD X86_AC(0x10, ull) /* cache disabled */
 #define X86_PTE_PS X86_AC(0x80, ull)  /* a 2 MiB page (in a page directory) */
+/* The 2 MiB blocks, from FLASH's, that get 4 KiB pages (arch/x86_64/paging.c; the board's
+ * memory.ld keeps the image within them). */
+#define X86_PT_BLOCKS 8
 
-/* The GDT (start.S): null, 64-bit ring-0 code, ring-0 data, then the TSS's 16-byte descriptor. */
+/* The GDT (start.S): null, 64-bit ring-0 code, ring-0 data, the TSS's 16-byte descriptor, then
+ * ring 3's data and 64-bit code; a selector for ring 3 carries RPL 3 (X86_RPL3). */
 #define X86_SEL_CODE64 0x08
 #define X86_SEL_DATA 0x10
 #define X86_SEL_TSS 0x18
-#define X86_GDT_BYTES (5 * 8)
+#define X86_SEL_USER_DATA 0x28
+#define X86_SEL_USER_CODE64 0x30
+#define X86_RPL3 3
+#define X86_GDT_BYTES (7 * 8)
 
 /* A descriptor's access byte: present (DPL 0), a code or data segment (else a system one), and
  * its type; and the flags of a segment's (G: the limit in 4 KiB pages; L: 64-bit code; DB: 32-bit
  * data). Code and data have the accessed bit set: the CPU would write it, in a GDT read-only. */
 #define X86_DESC_PRESENT X86_AC(0x80, u)
+#define X86_DESC_DPL3 X86_AC(0x60, u)    /* ring 3 may load the segment, or call the gate with int n */
 #define X86_DESC_SEGMENT X86_AC(0x10, u)
 #define X86_DESC_CODE_XRA X86_AC(0xb, u) /* execute/read, accessed */
 #define X86_DESC_DATA_RWA X86_AC(0x3, u) /* read/write, accessed */
@@ -51,6 +61,22 @@
 #define X86_FLAG_G X86_AC(0x8, u)
 #define X86_FLAG_DB X86_AC(0x4, u)
 #define X86_FLAG_L X86_AC(0x2, u)
+
+/* RFLAGS: the interrupt enable; bit 1, always set. (IOPL, 13:12, stays 0: no port I/O in ring 3.) */
+#define X86_RFLAGS_FIXED X86_AC(0x2, u)
+#define X86_RFLAGS_IF X86_AC(0x200, u)
+
+/* Vectors the kit's handlers and gates use (tables.c): beyond the CPU's exceptions (0-31), the
+ * watchdog's (the LAPIC timer), the LAPIC's spurious interrupt, and the two gates ring 3 may call
+ * with int n (usermode.S): the kit's services, and the end of a call into benchmark code. */
+#define X86_VEC_NO_FPU X86_AC(7, u)          /* device not available (CR0.TS, CR0.EM) */
+#define X86_VEC_PAGE_FAULT X86_AC(14, u)     /* CR2 holds the address */
+#define X86_VEC_FIRST_IRQ X86_AC(32, u)      /* 0..31 are the CPU's exceptions */
+#define X86_VEC_WATCHDOG X86_VEC_FIRST_IRQ   /* the LAPIC timer's */
+#define X86_VEC_KIT X86_AC(0x80, u)          /* bm_kit_service(rdi, rsi, rdx), its result in rax */
+#define X86_VEC_USER_RETURN X86_AC(0x81, u)  /* arch_user_exit: the call is over, its result in rax */
+#define X86_VEC_SPURIOUS X86_AC(0xff, u)     /* the LAPIC's spurious interrupt */
+
 /* A flat segment's descriptor (base 0, limit 0xfffff): the low and the high dword. */
 #define X86_FLAT_DESC_LO X86_AC(0x0000ffff, u)
 #define X86_FLAT_DESC_HI(type, flags) \
@@ -83,13 +109,6 @@
 #define APIC_BASE_ENABLE (1u << 11)
 #define APIC_BASE_ADDR 0xfffff000u     /* the registers' page (bits 31:12 of the MSR) */
 #define LAPIC_DEFAULT_BASE 0xfee00000u
-
-/* Exception vectors. */
-#define X86_VEC_NO_FPU 7u               /* device not available (CR0.TS, CR0.EM) */
-#define X86_VEC_PAGE_FAULT 14u          /* CR2 holds the address */
-#define X86_VEC_FIRST_IRQ 32u           /* 0..31 are the CPU's exceptions */
-#define X86_VEC_WATCHDOG X86_VEC_FIRST_IRQ /* the LAPIC timer's */
-#define X86_VEC_SPURIOUS 0xffu          /* the LAPIC's spurious interrupt */
 
 /* MXCSR: the control bits (DAZ, the exception masks, rounding, flush-to-zero); 5:0 are flags. */
 #define X86_MXCSR_CONTROL 0xffc0u
