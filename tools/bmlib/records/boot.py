@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from .. import FORMAT, shared
-from . import derive, events, rules
+from . import bounds, derive, events, rules
 from .figures import deterministic
 
 
@@ -214,6 +214,8 @@ class _Check:
                 first[b.name] = rec.line
         self.icount_claim()
         self.clock_windows()
+        for m in bounds.meta_problems(meta, bt.end):
+            self.say(("meta",), bt.meta, "meta record", m)
         self.counts()
         self.run_facts()
         self.emit()
@@ -250,11 +252,17 @@ class _Check:
             if no_insns and "insns" in r.data:
                 self.rule_say(("insns", "none"), b, r, "has insns")
             self.state_verdict(b, r)
+            for m in bounds.result_problems(meta, end, r):
+                self.bench_say(b, r, "result: " + m)
             h = b.hist.data if b.hist is not None else None
             if h is None or rules.check_hist(h) or h.get("n") != r.get("n") or h.get("div") != r.get("iters"):
-                # No usable hist: short_interval against the printed p50 and the overhead
+                # No usable hist: short_interval against the printed p50 and the overhead, and
+                # the samples' sum at least what the mean (rounded to 0.001) says
                 if whole(oh):
                     self.short_vs_p50(b, r, oh)
+                n, mean, iters = r.get("n"), r.get("mean"), r.get("iters")
+                if whole(n) and whole(iters) and isinstance(mean, Decimal) and mean.is_finite():
+                    sums += max(0, int((mean - Decimal("0.0005")) * n * iters))
                 continue
             hist = derive.Hist(h)
             if hist.sum_saturated:
@@ -283,8 +291,8 @@ class _Check:
         body = end.get("body_cycles") if end is not None else None
         if known and whole(body) and sums > body and end.get("ok") == end.get("results"):
             self.say(("end",), end, "end record",
-                     f"body_cycles = {body}, fewer than the timed samples of the results' hist records add up "
-                     f"to ({sums})")
+                     f"body_cycles = {body}, fewer than the timed samples of the results add up to ({sums}: the "
+                     f"hist records' sums, n x iters x mean without one)")
 
     def state_verdict(self, b, r):
         """state_dependent is the verdict of a deterministic build (built_for qemu-icount), where
