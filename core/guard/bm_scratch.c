@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Scratch memory shared by benchmarks, which run one at a time: a bump allocator over one region,
- * reset before each benchmark's setup. The region is as large as the largest BM_SCRATCH a linked
+ * reset (and the whole region filled with one pattern) before each benchmark's setup. The region is as large as the largest BM_SCRATCH a linked
  * benchmark declares, plus room for canaries (tools/bm-link sizes it; the linker script or the
  * hosted registry script places it), so an image pays only for what its selection uses.
  *
@@ -33,8 +33,14 @@ static struct {
 	uint64_t tail;
 } sc;
 
+static int fill(volatile uint8_t *p, size_t n);
+
+/* The whole region filled with the pattern too: a benchmark that reads bytes its setup did not
+ * write reads the same whatever ran before it (its figures and verdict do not depend on the
+ * order of the image's benchmarks). Word stores: ~size / 8 of them. */
 void bm_scratch_reset(size_t declared)
 {
+	fill(__bm_scratch_start, (size_t)(__bm_scratch_end - __bm_scratch_start));
 	sc.head = sc.tail = BM_KIT_GUARD;
 	sc.used = 0;
 	sc.declared = declared;

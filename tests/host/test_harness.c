@@ -194,6 +194,37 @@ static int undeclared_setup(void)
 }
 BM_BENCHMARK(undeclared_scratch, ok_verify, .setup = undeclared_setup, .max_iters = 1) {}
 
+/* One benchmark leaves its scratch bytes 0; the next reads bytes its setup did not write: it must
+ * find the kit's pattern (0xcb), not what ran before (its figures would depend on the order). */
+static uint8_t *dirty;
+static int dirty_setup(void)
+{
+	dirty = bm_scratch_alloc(32, 8);
+	if (!dirty)
+		return -1;
+	for (int i = 0; i < 32; i++)
+		dirty[i] = 0;
+	return 0;
+}
+BM_SCRATCH(dirties_scratch, 32);
+BM_BENCHMARK(dirties_scratch, ok_verify, .setup = dirty_setup, .max_iters = 1) {}
+
+static uint8_t *unwritten;
+static int unwritten_setup(void)
+{
+	unwritten = bm_scratch_alloc(32, 8);
+	return unwritten ? 0 : -1;
+}
+static int reads_pattern(void)
+{
+	for (int i = 0; i < 32; i++)
+		if (unwritten[i] != 0xcb)
+			return -1;
+	return 0;
+}
+BM_SCRATCH(reads_unwritten_scratch, 32);
+BM_BENCHMARK(reads_unwritten_scratch, reads_pattern, .setup = unwritten_setup, .max_iters = 1) {}
+
 /* Passes, and its teardown leaves the kit's set-up changed: the arch's, then the console's. */
 static void changes_vector(void)
 {
@@ -683,6 +714,19 @@ static void whole_run_records(void)
 	BM_CHECK_EQ_U64(braces, records);
 }
 
+static void scratch_is_the_same_for_every_benchmark(void)
+{
+	struct bm_config cfg;
+	bm_config_defaults(&cfg);
+	cfg.samples = 5;
+	struct bm_bench_result res;
+	fake_reset();
+	run_named("dirties_scratch", &cfg, &res);
+	BM_CHECK_EQ_U64(res.status, BM_ST_OK);
+	run_named("reads_unwritten_scratch", &cfg, &res);
+	BM_CHECK_EQ_U64(res.status, BM_ST_OK);
+}
+
 static void no_selection_is_config_error(void)
 {
 	fake_reset();
@@ -704,7 +748,7 @@ int main(void)
 		BM_TEST_CASE(clock_estimate), BM_TEST_CASE(whole_run_records),
 		BM_TEST_CASE(no_selection_is_config_error), BM_TEST_CASE(counters_wrap),
 		BM_TEST_CASE(faults_are_reported), BM_TEST_CASE(changed_setup_fails_its_benchmark),
-		BM_TEST_CASE(setup_each_times_fresh_runs),
+		BM_TEST_CASE(setup_each_times_fresh_runs), BM_TEST_CASE(scratch_is_the_same_for_every_benchmark),
 	};
 	return bm_test_main(cases, sizeof cases / sizeof cases[0]);
 }
