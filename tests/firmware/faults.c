@@ -38,11 +38,83 @@ BM_BENCHMARK(fault_illegal, never_right)
 }
 
 #ifdef BM_TEST_HOSTED /* host-linux: a failed assert() is SIGABRT, a trap like any other signal */
+#include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 BM_BENCHMARK(fault_abort, never_right, .max_iters = 1)
 {
 	if (bm_seed(0) == 0) /* (always: the compiler cannot know) */
 		abort();
+}
+
+/* What a Linux process's code can change of the kit's (arch/hosted/state.c), each left so by a
+ * teardown that passes: the culprit fails, named, the kit puts it back, and the benchmark after
+ * it is judged on its own: a hang ended by the watchdog (SIGALRM ignored, or blocked: it never
+ * ended), a fault a trap (SIGSEGV reset: the run was killed), its row and records on the console
+ * (standard output closed: the rest of the run was lost). */
+static void sigalrm_ignore_teardown(void)
+{
+	signal(SIGALRM, SIG_IGN);
+}
+
+static void sigalrm_block_teardown(void)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGALRM);
+	sigprocmask(SIG_BLOCK, &set, 0);
+}
+
+static void sigsegv_reset_teardown(void)
+{
+	signal(SIGSEGV, SIG_DFL);
+}
+
+static void stdout_close_teardown(void)
+{
+	close(STDOUT_FILENO);
+}
+
+BM_BENCHMARK(fault_os_sigalrm_ignored, always_right, .teardown = sigalrm_ignore_teardown, .max_iters = 1)
+{
+	bm_clobber_memory();
+}
+
+BM_BENCHMARK(fault_os_sigalrm_ignored_victim, always_right, .timeout_ms = 200)
+{
+	while (bm_seed(1))
+		bm_clobber_memory();
+}
+
+BM_BENCHMARK(fault_os_sigalrm_blocked, always_right, .teardown = sigalrm_block_teardown, .max_iters = 1)
+{
+	bm_clobber_memory();
+}
+
+BM_BENCHMARK(fault_os_sigalrm_blocked_victim, always_right, .timeout_ms = 200)
+{
+	while (bm_seed(1))
+		bm_clobber_memory();
+}
+
+BM_BENCHMARK(fault_os_sigsegv_reset, always_right, .teardown = sigsegv_reset_teardown, .max_iters = 1)
+{
+	bm_clobber_memory();
+}
+
+BM_BENCHMARK(fault_os_sigsegv_reset_victim, never_right, .max_iters = 1)
+{
+	*(volatile int *)(uintptr_t)bm_seed(16) = 1;
+}
+
+BM_BENCHMARK(fault_os_stdout_closed, always_right, .teardown = stdout_close_teardown, .max_iters = 1)
+{
+	bm_clobber_memory();
+}
+
+BM_BENCHMARK(fault_os_stdout_closed_victim, always_right, .max_iters = 1)
+{
+	bm_clobber_memory();
 }
 #endif
 
