@@ -6,6 +6,7 @@ refuses was edited or written by broken firmware (boot.py gathers the messages).
 from decimal import Decimal
 
 from .figures import deterministic
+from .rules import show
 
 
 def _whole(x):
@@ -27,33 +28,50 @@ def _hz(end, r):
 
 def result_problems(meta, end, r):
     """An ok result (r) against its boot: meta and end (None when missing)."""
-    errs, iters = [], r.get("iters")
+    iters, run = r.get("iters"), end.get("run_cycles") if end is not None else None
+    errs = _cold(meta, r, iters if _whole(iters) else 0, run)
     if not _whole(iters) or iters < 1:
         return errs
-    run = end.get("run_cycles") if end is not None else None
     top = r.get("max")
     if _whole(run) and _num(top) and top * iters > run:
         # a timed batch lies inside the run: net of the overhead, one batch is max x iters
         errs.append(f"max = {top} per iteration x iters = {iters} is {top * iters} {r.get('unit') or 'cycles'} a "
                     f"batch, more than the whole run (end run_cycles = {run})")
-    cold = r.get("cold")
-    if _whole(run) and _whole(cold) and cold > run:
-        errs.append(f"cold = {cold}: its one run of the body is longer than the whole run (end run_cycles = {run})")
-    elif _whole(cold) and iters > 1 and r.get("state_dependent") is False and deterministic(meta.get("built_for")):
-        # Exact counts, and the cold run cost what a warm one does: one run of the body, which a
-        # batch's per-iteration figure holds with a pass of its loop (meta batch_loop_cycles); a
-        # lone run differs from a batch's share by what the overhead holds (its call and reads,
-        # meta overhead_cycles_max) and the counter's step, no more.
-        slack = sum(meta.get(k) for k in ("batch_loop_cycles", "overhead_cycles_max") if _whole(meta.get(k))) + 2
-        lo, hi = r.get("min"), r.get("max")
-        if _num(lo) and _num(hi) and not lo - slack <= cold <= hi + slack:
-            errs.append(f"state_dependent = false at iters {iters}, but its cold run ({cold}) is outside what one "
-                        f"run of the body costs in its samples ({lo} .. {hi}, give or take {slack}: a pass of the "
-                        f"batch loop, the overhead and a step of the counter)")
     if r.get("cflags") is not None and r.get("cflags") == meta.get("cflags"):
         errs.append("cflags is the meta record's: a result carries its own compile line only when it differs")
     errs += _events(meta, end, r, iters, run)
     return errs
+
+
+def _cold(meta, r, iters, run):
+    """state_dependent is the verdict of a deterministic build (built_for qemu-icount), where runs on
+    the same input cost the same, and only of one: there a result with a cold figure carries it. A
+    cold run is one run of the body: never longer than the whole run; unflagged, within what its
+    samples say one run costs (at iters 1 the firmware compares it with every sample, within a tick;
+    at more, a batch's share holds a pass of its loop, and a lone run its call and reads)."""
+    det = deterministic(meta.get("built_for"))
+    dep, cold = r.get("state_dependent"), r.get("cold")
+    if not det and dep is not None:
+        return [f"state_dependent on a {show(meta.get('built_for'))} build (only a qemu-icount build gives that "
+                "verdict)"]
+    if det and dep is None and cold is not None:
+        return ["cold without state_dependent on a qemu-icount build"]
+    if not _whole(cold):
+        return []
+    if _whole(run) and cold > run:
+        return [f"cold = {cold}: its one run of the body is longer than the whole run (end run_cycles = {run})"]
+    lo, hi = r.get("min"), r.get("max")
+    if not det or dep is not False or not _num(lo) or not _num(hi):
+        return []
+    if iters == 1 and not lo - 1 <= cold <= hi + 1:
+        return [f"state_dependent = false, but its cold run ({cold}) is outside its single-run samples "
+                f"({show(lo)}..{show(hi)})"]
+    slack = sum(meta.get(k) for k in ("batch_loop_cycles", "overhead_cycles_max") if _whole(meta.get(k))) + 2
+    if iters > 1 and not lo - slack <= cold <= hi + slack:
+        return [f"state_dependent = false at iters {iters}, but its cold run ({cold}) is outside what one run of the "
+                f"body costs in its samples ({lo} .. {hi}, give or take {slack}: a pass of the batch loop, the overhead "
+                "and a step of the counter)"]
+    return []
 
 
 def _events(meta, end, r, iters, run):
