@@ -13,14 +13,40 @@ import pytest
 import corpus
 from conftest import bm, no_crash
 from history_git import git
-from test_check import _edit_meta, _edit_result, _problems, _with_unit
+from bmlib.records import log
 
 D = Decimal
 
 
-def _edit_end(lines, edit):
-    i = next(k for k, l in enumerate(lines) if l.startswith('{"type":"end"'))
+def _edit(lines, start, edit):
+    """lines with the first record whose text starts with `start` changed by edit (re-CRC'd)."""
+    i = next(k for k, l in enumerate(lines) if l.startswith(start))
     return lines[:i] + [corpus.resign(lines[i], edit)] + lines[i + 1:]
+
+
+def _edit_end(lines, edit):
+    return _edit(lines, '{"type":"end"', edit)
+
+
+def _edit_meta(lines, edit):
+    return _edit(lines, '{"type":"meta"', edit)
+
+
+def _edit_result(lines, name, edit):
+    i = next(k for k, l in enumerate(lines) if l.startswith('{"type":"result"') and f'"name":"{name}"' in l)
+    return lines[:i] + [corpus.resign(lines[i], edit)] + lines[i + 1:]
+
+
+def _with_unit(lines, unit):
+    """lines with the meta record's cycle_unit and every record's unit set to unit."""
+    def edit(d):
+        d.update(cycle_unit=unit) if d.get("type") == "meta" else d.update(unit=unit)
+    return [corpus.resign(ln, edit) if ln.startswith("{") and ('"unit":' in ln or '"type":"meta"' in ln) else ln
+            for ln in lines]
+
+
+def _problems(lines):
+    return [p.msg for p in log.analyze(corpus.text(lines)).problems]
 
 
 def _ev(counted, res, built_for="qemu-icount", meta=None):
