@@ -18,31 +18,15 @@ from bmlib.records import log
 D = Decimal
 
 
-def _edit(lines, start, edit):
-    """lines with the first record whose text starts with `start` changed by edit (re-CRC'd)."""
-    i = next(k for k, l in enumerate(lines) if l.startswith(start))
-    return lines[:i] + [corpus.resign(lines[i], edit)] + lines[i + 1:]
-
-
 def _edit_end(lines, edit):
-    return _edit(lines, '{"type":"end"', edit)
+    return corpus.edit_record(lines, '{"type":"end"', edit)
 
 
 def _edit_meta(lines, edit):
-    return _edit(lines, '{"type":"meta"', edit)
+    return corpus.edit_record(lines, '{"type":"meta"', edit)
 
 
-def _edit_result(lines, name, edit):
-    i = next(k for k, l in enumerate(lines) if l.startswith('{"type":"result"') and f'"name":"{name}"' in l)
-    return lines[:i] + [corpus.resign(lines[i], edit)] + lines[i + 1:]
-
-
-def _with_unit(lines, unit):
-    """lines with the meta record's cycle_unit and every record's unit set to unit."""
-    def edit(d):
-        d.update(cycle_unit=unit) if d.get("type") == "meta" else d.update(unit=unit)
-    return [corpus.resign(ln, edit) if ln.startswith("{") and ('"unit":' in ln or '"type":"meta"' in ln) else ln
-            for ln in lines]
+_edit_result, _with_unit = corpus.edit_result, corpus.with_unit
 
 
 def _problems(lines):

@@ -244,10 +244,7 @@ def test_stdin_once(write):
     assert p.returncode == 2 and "can be read once" in p.stderr
 
 
-def _edit_result(lines, name, edit):
-    """lines with benchmark name's result record changed by edit (its CRC made right again)."""
-    i = next(k for k, l in enumerate(lines) if l.startswith('{"type":"result"') and f'"name":"{name}"' in l)
-    return lines[:i] + [corpus.resign(lines[i], edit)] + lines[i + 1:]
+_edit_result = corpus.edit_result
 
 
 def _problems(lines):
@@ -359,16 +356,10 @@ def test_name_starting_with_a_digit_says_so(write):
 
 
 def _edit_meta(lines, edit):
-    i = next(k for k, l in enumerate(lines) if l.startswith('{"type":"meta"'))
-    return lines[:i] + [corpus.resign(lines[i], edit)] + lines[i + 1:]
+    return corpus.edit_record(lines, '{"type":"meta"', edit)
 
 
-def _with_unit(lines, unit):
-    """lines with the meta record's cycle_unit and every record's unit set to unit."""
-    def edit(d):
-        d.update(cycle_unit=unit) if d.get("type") == "meta" else d.update(unit=unit)
-    return [corpus.resign(ln, edit) if ln.startswith("{") and ('"unit":' in ln or '"type":"meta"' in ln) else ln
-            for ln in lines]
+_with_unit = corpus.with_unit
 
 
 @pytest.mark.parametrize("unit,refused", [("cycles", True), ("cntvct_ticks", False)])
