@@ -2,7 +2,10 @@
 /* What the kit sets up of an AArch64 core at EL1 that benchmark code (also EL1) can change, kept
  * and put back after every benchmark (bm/port.h, arch_state_restore): the vector base, the
  * system control (MMU, caches, alignment checks), FP/SIMD's enable and control (rounding mode,
- * flush-to-zero), the translation registers, and the PMU's enables. */
+ * flush-to-zero), the translation registers, the PMU's enables and what its counters count (the
+ * cycle counter's filter, the kit's instruction counter's type, the event slots' types: EL0 may
+ * write them, PMUSERENR.EN), and the C library's thread pointer (TPIDR_EL0: errno is found there;
+ * EL0 may write it). */
 #include "arch/a64.h"
 #include "arch/mmu.h"
 #include "bm/event_slots.h"
@@ -12,7 +15,8 @@
 #define PMCR_KIT_BITS (PMCR_CONTROL & ~(uint64_t)(PMCR_P | PMCR_C))
 
 /* A system register's name can only be an immediate: one switch by r->arg for each direction. */
-enum { R_VBAR, R_SCTLR, R_CPACR, R_FPCR, R_TCR, R_TTBR0, R_MAIR, R_PMCR, R_PMCNTEN, R_PMUSERENR, R_PMEVTYPER };
+enum { R_VBAR, R_SCTLR, R_CPACR, R_FPCR, R_TCR, R_TTBR0, R_MAIR, R_PMCR, R_PMCNTEN, R_PMUSERENR, R_PMEVTYPER,
+       R_PMCCFILTR, R_PMEVTYPER0, R_TPIDR };
 
 /* The event counters' types (event number and filter bits) of the slots, counters 1..: through
  * PMSELR_EL0, as arch/aarch64/events.c programs them; 16 bits each, packed. */
@@ -43,6 +47,9 @@ static uintptr_t read_reg(const struct bm_state_reg *r)
 	case R_PMCR: return arch_sysreg_read(pmcr_el0);
 	case R_PMCNTEN: return arch_sysreg_read(pmcntenset_el0);
 	case R_PMEVTYPER: return evtypes(0, 0);
+	case R_PMCCFILTR: return arch_sysreg_read(pmccfiltr_el0);
+	case R_PMEVTYPER0: return arch_sysreg_read(pmevtyper0_el0);
+	case R_TPIDR: return arch_sysreg_read(tpidr_el0);
 	default: return arch_sysreg_read(pmuserenr_el0);
 	}
 }
@@ -64,6 +71,9 @@ static void write_reg(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now
 		arch_sysreg_write(pmcntenset_el0, kit);
 		break;
 	case R_PMEVTYPER: evtypes(1, kit); break;
+	case R_PMCCFILTR: arch_sysreg_write(pmccfiltr_el0, kit); break;
+	case R_PMEVTYPER0: arch_sysreg_write(pmevtyper0_el0, kit); break;
+	case R_TPIDR: arch_sysreg_write(tpidr_el0, kit); break;
 	default: arch_sysreg_write(pmuserenr_el0, kit); break;
 	}
 	/* (the TLB's entries may come from the benchmark's translation set-up) */
@@ -85,6 +95,9 @@ static const struct bm_state_reg regs[] = {
 	SYSREG("the PMU control (PMCR_EL0)", R_PMCR, PMCR_KIT_BITS),
 	SYSREG("the PMU counter enables (PMCNTENSET_EL0)", R_PMCNTEN, ALL),
 	SYSREG("the PMU's EL0 access (PMUSERENR_EL0)", R_PMUSERENR, ALL),
+	SYSREG("what the cycle counter counts (PMCCFILTR_EL0)", R_PMCCFILTR, ALL),
+	SYSREG("what the instruction counter counts (PMEVTYPER0_EL0)", R_PMEVTYPER0, ALL),
+	SYSREG("the C library's thread pointer (TPIDR_EL0)", R_TPIDR, ALL),
 #if BM_EVENT_SLOTS
 	SYSREG("the events the PMU's event counters count (PMEVTYPER<n>_EL0)", R_PMEVTYPER, ALL),
 #endif

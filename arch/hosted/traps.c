@@ -55,21 +55,60 @@ static void on_exit_call(void)
 	bm_fatal_abort((const char *const[]){"exit() was called (by the benchmark that was running)", 0});
 }
 
-void arch_host_install_traps(void)
+static const int kit_signals[] = {SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP, SIGABRT, SIGALRM};
+#define N_SIGNALS (sizeof kit_signals / sizeof kit_signals[0])
+#define KIT_SA_FLAGS (SA_SIGINFO | SA_ONSTACK | SA_NODEFER)
+
+/* The handlers, and the alternate stack a stack overflow's SIGSEGV is reported on. */
+static void install_handlers(void)
 {
-	/* An alternate stack, so a stack overflow's SIGSEGV can still be reported. */
 	static char alt[64 * 1024];
 	stack_t ss = {.ss_sp = alt, .ss_size = sizeof alt, .ss_flags = 0};
 	sigaltstack(&ss, 0);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_signal;
-	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+	sa.sa_flags = KIT_SA_FLAGS;
 	sigemptyset(&sa.sa_mask);
-	const int sigs[] = {SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP, SIGABRT, SIGALRM};
-	for (unsigned i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		sigaction(sigs[i], &sa, 0);
+	for (unsigned i = 0; i < N_SIGNALS; i++)
+		sigaction(kit_signals[i], &sa, 0);
+}
+
+void arch_host_install_traps(void)
+{
+	install_handlers();
 	atexit(on_exit_call);
+}
+
+/* For arch/hosted/state.c: bit i set when the kit's handler (with its flags) takes kit_signals[i],
+ * and bit 8 + i when that signal is blocked; and putting both back. A benchmark that ignores
+ * SIGALRM or blocks it would leave every later hang unended; one that resets SIGSEGV, every later
+ * fault fatal to the run. */
+uintptr_t arch_host_signals_read(void)
+{
+	uintptr_t v = 0;
+	sigset_t blocked;
+	sigprocmask(SIG_BLOCK, 0, &blocked);
+	for (unsigned i = 0; i < N_SIGNALS; i++) {
+		struct sigaction sa;
+		if (sigaction(kit_signals[i], 0, &sa) == 0 && sa.sa_sigaction == on_signal &&
+		    (sa.sa_flags & KIT_SA_FLAGS) == KIT_SA_FLAGS)
+			v |= (uintptr_t)1 << i;
+		if (sigismember(&blocked, kit_signals[i]) == 1)
+			v |= (uintptr_t)1 << (8 + i);
+	}
+	return v;
+}
+
+void arch_host_signals_restore(uintptr_t kit)
+{
+	install_handlers();
+	sigset_t set;
+	sigemptyset(&set);
+	for (unsigned i = 0; i < N_SIGNALS; i++)
+		if (!(kit & ((uintptr_t)1 << (8 + i))))
+			sigaddset(&set, kit_signals[i]);
+	sigprocmask(SIG_UNBLOCK, &set, 0);
 }
 
 /* ---- the watchdog: a one-shot ITIMER_REAL, whose SIGALRM the handler above takes ---- */

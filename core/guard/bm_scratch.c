@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Scratch memory shared by benchmarks, which run one at a time: a bump allocator over one region,
- * reset before each benchmark's setup. The region is as large as the largest BM_SCRATCH a linked
+ * reset (and the whole region filled with one pattern) before each benchmark's setup. The region is as large as the largest BM_SCRATCH a linked
  * benchmark declares, plus room for canaries (tools/bm-link sizes it; the linker script or the
  * hosted registry script places it), so an image pays only for what its selection uses.
  *
@@ -27,14 +27,32 @@ static struct {
 	const char *refusal;
 	unsigned n;
 	unsigned sealed; /* the canaries are laid (setup passed): only then can they be checked */
+	unsigned canaries_held; /* checked and found intact: every byte but the allocations is the pattern */
 	struct {
 		size_t start, len;
 	} allocs[MAX_ALLOCS];
 	uint64_t tail;
 } sc;
 
+static int fill(volatile uint8_t *p, size_t n);
+
+/* The whole region holds the pattern again: a benchmark that reads bytes its setup did not write
+ * reads the same whatever ran before it (its figures and verdict do not depend on the order of
+ * the image's benchmarks). After a benchmark whose canaries were found intact only its
+ * allocations need it (the rest is the pattern already); else every byte. */
 void bm_scratch_reset(size_t declared)
 {
+	size_t size = (size_t)(__bm_scratch_end - __bm_scratch_start);
+	int partial = sc.canaries_held && bm_scratch_state_intact();
+	for (unsigned i = 0; partial && i < sc.n; i++)
+		partial = sc.allocs[i].start <= size && sc.allocs[i].len <= size - sc.allocs[i].start;
+	if (partial) {
+		for (unsigned i = 0; i < sc.n; i++)
+			fill(__bm_scratch_start + sc.allocs[i].start, sc.allocs[i].len);
+	} else {
+		fill(__bm_scratch_start, size);
+	}
+	sc.canaries_held = 0;
 	sc.head = sc.tail = BM_KIT_GUARD;
 	sc.used = 0;
 	sc.declared = declared;
@@ -162,7 +180,10 @@ void bm_scratch_seal(void)
  * overrun (the first benchmark of an image found the region never painted). */
 int bm_scratch_intact(void)
 {
-	return !sc.sealed || each_free(holds);
+	if (!sc.sealed)
+		return 1;
+	sc.canaries_held = (unsigned)each_free(holds);
+	return (int)sc.canaries_held;
 }
 
 /* The empty asm hides the value from the optimizer, so inputs built from it are not folded at

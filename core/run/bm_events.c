@@ -2,6 +2,7 @@
 /* Events beside cycles and instructions (bm/events.h, docs/events.md): the names BM_EVENTS asked
  * for, what the arch counts of them, each slot's statistics (net of its read overhead, as cycles)
  * and their figures and facts in the records. Nothing here runs when BM_EVENTS is empty. */
+#include "bm/build_info.h"
 #include "bm/events.h"
 #include "bm/out.h"
 #include "bm/record.h"
@@ -149,14 +150,35 @@ void bm_events_add(struct bm_kit_state *kit, const struct bm_delta *d, uint32_t 
 	}
 }
 
+/* Under deterministic QEMU the PMU's instructions and cycles count what the kit's own counters do,
+ * exactly: a slot's sum over the samples other than the kit's figure is a counter the benchmark
+ * wrote (EL0 may, PMUSERENR.EN; M-mode code may) or reprogrammed. */
+static const char *slot_wrong(const struct bm_event *e, const struct bm_stats_report *rep,
+                              const struct bm_bench_result *res)
+{
+	const struct arch_info *ai = arch_get_info();
+	if (!bm_build_info.icount || !ai->icount_cycles_are_insns || !e->counter)
+		return 0;
+	if (bm_event_name_is(e->name, "instructions") && bm_u128_cmp(rep->sum, res->instret_sum) != 0)
+		return "its instructions event counter disagreed with the kit's instruction counter over the samples "
+		       "(under -icount both count every instruction once): written by the benchmark?";
+	if (bm_event_name_is(e->name, "cycles") && bm_u128_cmp(rep->sum, res->rep.sum) != 0)
+		return "its cycles event counter disagreed with the kit's cycle counter over the samples (under -icount "
+		       "both count every instruction once): written by the benchmark?";
+	return 0;
+}
+
 void bm_events_summarize(const struct bm_kit_state *kit, struct bm_bench_result *res)
 {
+	res->ev_wrong = 0;
 	for (int i = 0; i < BM_EVENT_SLOTS; i++) {
 		if (!kit->ev_live)
 			break;
 		struct bm_stats_report rep;
 		bm_stats_report(&kit->ev[i], res->iters, &rep);
 		res->ev[i] = (struct bm_event_fig){rep.mean_milli, rep.p50.value_milli, rep.p50.bound_ppm, kit->ev_below[i]};
+		if (!res->ev_wrong && i < (int)events.n)
+			res->ev_wrong = slot_wrong(&events.ev[i], &rep, res);
 	}
 }
 #endif

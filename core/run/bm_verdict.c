@@ -202,6 +202,17 @@ static const char *instret_wrong(const struct after *a)
 	return 0;
 }
 
+/* An event counter the benchmark wrote (bm_events_summarize found it). */
+static const char *events_wrong(const struct after *a)
+{
+#if BM_EVENT_SLOTS
+	return a->res->ev_wrong;
+#else
+	(void)a;
+	return 0;
+#endif
+}
+
 #define ST(s) (1u << BM_ST_##s)
 /* The phase a verdict names: the current one, the samples, or the last of the benchmark's own
  * code that ran (found only after it: not "teardown" when it has none). */
@@ -210,7 +221,7 @@ enum { PHASE_NOW, PHASE_SAMPLES, PHASE_LAST_CODE };
 /* The checks by name, and what each asks (a switch, not pointers: over the constant tables below
  * each check is then inlined where it is asked, around every benchmark, in the kit's own share of
  * the run). */
-enum { CORE_CHANGED, CONSOLE_CHANGED, STACK_BAND, SCRATCH_OVERRUN, INSTRET_WRONG };
+enum { CORE_CHANGED, CONSOLE_CHANGED, STACK_BAND, SCRATCH_OVERRUN, INSTRET_WRONG, EVENTS_WRONG };
 static inline __attribute__((always_inline)) const char *why(unsigned check, const struct after *a)
 {
 	switch (check) {
@@ -222,6 +233,8 @@ static inline __attribute__((always_inline)) const char *why(unsigned check, con
 		return stack_band(a);
 	case SCRATCH_OVERRUN:
 		return scratch_overrun(a);
+	case EVENTS_WRONG:
+		return events_wrong(a);
 	default:
 		return instret_wrong(a);
 	}
@@ -246,6 +259,7 @@ static const struct check after_code[] = {
 /* Once the figures of a benchmark that passed are computed. */
 static const struct check after_figures[] = {
 	{INSTRET_WRONG, BM_ST_FAIL, ST(OK), PHASE_SAMPLES},
+	{EVENTS_WRONG, BM_ST_FAIL, ST(OK), PHASE_SAMPLES},
 };
 
 static inline __attribute__((always_inline)) void ask(const struct check *c, const struct check *end,

@@ -105,6 +105,7 @@ struct bm_bench_result {
 		uint32_t p50_bound_ppm;               /* 0: p50 exact */
 		uint32_t below;                       /* samples under the slot's overhead */
 	} ev[BM_EVENT_SLOTS];
+	const char *ev_wrong; /* an event counter that disagreed with what the kit knows exactly, or NULL */
 #endif
 };
 

@@ -38,11 +38,83 @@ BM_BENCHMARK(fault_illegal, never_right)
 }
 
 #ifdef BM_TEST_HOSTED /* host-linux: a failed assert() is SIGABRT, a trap like any other signal */
+#include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 BM_BENCHMARK(fault_abort, never_right, .max_iters = 1)
 {
 	if (bm_seed(0) == 0) /* (always: the compiler cannot know) */
 		abort();
+}
+
+/* What a Linux process's code can change of the kit's (arch/hosted/state.c), each left so by a
+ * teardown that passes: the culprit fails, named, the kit puts it back, and the benchmark after
+ * it is judged on its own: a hang ended by the watchdog (SIGALRM ignored, or blocked: it never
+ * ended), a fault a trap (SIGSEGV reset: the run was killed), its row and records on the console
+ * (standard output closed: the rest of the run was lost). */
+static void sigalrm_ignore_teardown(void)
+{
+	signal(SIGALRM, SIG_IGN);
+}
+
+static void sigalrm_block_teardown(void)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGALRM);
+	sigprocmask(SIG_BLOCK, &set, 0);
+}
+
+static void sigsegv_reset_teardown(void)
+{
+	signal(SIGSEGV, SIG_DFL);
+}
+
+static void stdout_close_teardown(void)
+{
+	close(STDOUT_FILENO);
+}
+
+BM_BENCHMARK(fault_os_sigalrm_ignored, always_right, .teardown = sigalrm_ignore_teardown, .max_iters = 1)
+{
+	bm_clobber_memory();
+}
+
+BM_BENCHMARK(fault_os_sigalrm_ignored_victim, always_right, .timeout_ms = 200)
+{
+	while (bm_seed(1))
+		bm_clobber_memory();
+}
+
+BM_BENCHMARK(fault_os_sigalrm_blocked, always_right, .teardown = sigalrm_block_teardown, .max_iters = 1)
+{
+	bm_clobber_memory();
+}
+
+BM_BENCHMARK(fault_os_sigalrm_blocked_victim, always_right, .timeout_ms = 200)
+{
+	while (bm_seed(1))
+		bm_clobber_memory();
+}
+
+BM_BENCHMARK(fault_os_sigsegv_reset, always_right, .teardown = sigsegv_reset_teardown, .max_iters = 1)
+{
+	bm_clobber_memory();
+}
+
+BM_BENCHMARK(fault_os_sigsegv_reset_victim, never_right, .max_iters = 1)
+{
+	*(volatile int *)(uintptr_t)bm_seed(16) = 1;
+}
+
+BM_BENCHMARK(fault_os_stdout_closed, always_right, .teardown = stdout_close_teardown, .max_iters = 1)
+{
+	bm_clobber_memory();
+}
+
+BM_BENCHMARK(fault_os_stdout_closed_victim, always_right, .max_iters = 1)
+{
+	bm_clobber_memory();
 }
 #endif
 
@@ -311,6 +383,87 @@ static int third_right(void)
 BM_BENCHMARK(fault_fp_round_victim, third_right)
 {
 	fp_third = fp_one / fp_three;
+}
+#endif
+
+#if ARCH_TEST_HAS_PMU_FILTER
+/* A teardown that stops the PMU's counters counting where benchmarks run (EL0) and passes: it
+ * fails, named by the filter it changed, and the kit puts it back, so the benchmark after it is
+ * measured (with the filter left, its batches counted nothing: a failure of the wrong one). */
+static void pmu_filter_teardown(void)
+{
+	arch_test_pmu_filter();
+}
+
+BM_BENCHMARK(fault_pmu_filter, always_right, .teardown = pmu_filter_teardown, .max_iters = 1)
+{
+	bm_clobber_memory();
+}
+
+BM_BENCHMARK(fault_pmu_filter_victim, always_right)
+{
+	for (uint32_t i = bm_seed(0); i < 64; i++)
+		bm_do_not_optimize(i);
+}
+#endif
+
+#if ARCH_TEST_HAS_TLS_BASE
+#include <errno.h>
+
+/* A teardown that zeroes the thread pointer and passes: it fails, named by that, and the kit puts
+ * it back, so the benchmark after it, which sets errno every iteration, is ok (it trapped). */
+static void tls_base_teardown(void)
+{
+	arch_test_tls_base_clear();
+}
+
+BM_BENCHMARK(fault_tls_base, always_right, .teardown = tls_base_teardown, .max_iters = 1)
+{
+	bm_clobber_memory();
+}
+
+static int errno_right(void)
+{
+	return errno == EDOM ? 0 : -1;
+}
+
+BM_BENCHMARK(fault_tls_base_victim, errno_right)
+{
+	errno = (int)bm_seed(EDOM);
+}
+#endif
+
+#if ARCH_TEST_HAS_PMP_OPEN
+/* A privileged teardown that opens the kit's memory to U-mode and passes: it fails, named by the
+ * PMP entry it changed, and the kit puts its entries back, so the benchmark after it, which
+ * stores into the kit's variables from U-mode, is a trap (prevented), not a write that went through. */
+static void pmp_open_teardown(void)
+{
+	arch_test_pmp_open();
+}
+
+BM_BENCHMARK(fault_pmp_open, always_right, .teardown = pmp_open_teardown, .max_iters = 1, .privileged = 1)
+{
+	bm_clobber_memory();
+}
+
+BM_BENCHMARK(fault_pmp_open_victim, always_right, .max_iters = 1)
+{
+	*arch_test_kit_word() = 0x5a5a5a5au;
+}
+#endif
+
+#if ARCH_TEST_HAS_HPM_EVENT
+/* A privileged teardown that changes hpm counter 3's event and passes: it fails, named by it, and
+ * the kit puts it back (a core without hpm counters: a trap). */
+static void hpm_event_teardown(void)
+{
+	arch_test_hpm_event();
+}
+
+BM_BENCHMARK(fault_hpm_event, always_right, .teardown = hpm_event_teardown, .max_iters = 1, .privileged = 1)
+{
+	bm_clobber_memory();
 }
 #endif
 

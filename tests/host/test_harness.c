@@ -194,6 +194,37 @@ static int undeclared_setup(void)
 }
 BM_BENCHMARK(undeclared_scratch, ok_verify, .setup = undeclared_setup, .max_iters = 1) {}
 
+/* One benchmark leaves its scratch bytes 0; the next reads bytes its setup did not write: it must
+ * find the kit's pattern (0xcb), not what ran before (its figures would depend on the order). */
+static uint8_t *dirty;
+static int dirty_setup(void)
+{
+	dirty = bm_scratch_alloc(32, 8);
+	if (!dirty)
+		return -1;
+	for (int i = 0; i < 32; i++)
+		dirty[i] = 0;
+	return 0;
+}
+BM_SCRATCH(dirties_scratch, 32);
+BM_BENCHMARK(dirties_scratch, ok_verify, .setup = dirty_setup, .max_iters = 1) {}
+
+static uint8_t *unwritten;
+static int unwritten_setup(void)
+{
+	unwritten = bm_scratch_alloc(32, 8);
+	return unwritten ? 0 : -1;
+}
+static int reads_pattern(void)
+{
+	for (int i = 0; i < 32; i++)
+		if (unwritten[i] != 0xcb)
+			return -1;
+	return 0;
+}
+BM_SCRATCH(reads_unwritten_scratch, 32);
+BM_BENCHMARK(reads_unwritten_scratch, reads_pattern, .setup = unwritten_setup, .max_iters = 1) {}
+
 /* Passes, and its teardown leaves the kit's set-up changed: the arch's, then the console's. */
 static void changes_vector(void)
 {
@@ -326,6 +357,11 @@ static void faults_are_reported(void)
 	run_named("undeclared_scratch", &cfg, &res);
 	BM_CHECK_EQ_U64(res.status, BM_ST_FAIL);
 	BM_CHECK_STR(res.reason, "setup failed: bm_scratch_alloc without a BM_SCRATCH declaration for this benchmark");
+	/* Bytes a setup did not write read the kit's pattern, whatever ran before. */
+	run_named("dirties_scratch", &cfg, &res);
+	BM_CHECK_EQ_U64(res.status, BM_ST_OK);
+	run_named("reads_unwritten_scratch", &cfg, &res);
+	BM_CHECK_EQ_U64(res.status, BM_ST_OK);
 	fake_cycles = 1ull << 40; /* (room to go back) */
 	run_named("counter_goes_back", &cfg, &res);
 	BM_CHECK_EQ_U64(res.status, BM_ST_FAIL);

@@ -208,6 +208,26 @@ def resign(line, edit):
 
 
 
+def edit_record(lines, start, edit):
+    """lines with the first record whose text starts with `start` changed by edit (re-CRC'd)."""
+    i = next(k for k, l in enumerate(lines) if l.startswith(start))
+    return lines[:i] + [resign(lines[i], edit)] + lines[i + 1:]
+
+
+def edit_result(lines, name, edit):
+    """lines with benchmark name's result record changed by edit (its CRC made right again)."""
+    i = next(k for k, l in enumerate(lines) if l.startswith('{"type":"result"') and f'"name":"{name}"' in l)
+    return lines[:i] + [resign(lines[i], edit)] + lines[i + 1:]
+
+
+def with_unit(lines, unit):
+    """lines with the meta record's cycle_unit and every record's unit set to unit."""
+    def edit(d):
+        d.update(cycle_unit=unit) if d.get("type") == "meta" else d.update(unit=unit)
+    return [resign(ln, edit) if ln.startswith("{") and ('"unit":' in ln or '"type":"meta"' in ln) else ln
+            for ln in lines]
+
+
 def _seq_kind(lines, i):
     """What losing record line i does: 'missing', or the first/last record's special cases."""
     recs = record_indexes(lines)

@@ -30,9 +30,12 @@ if mode == "sleep":
     print("building...", flush=True)
     import time
     time.sleep(600)
-if mode == "exact":
+if mode in ("exact", "stale", "moved"):
     b = [corpus.Bench("known_loop", [2001 + int(v)] * 100), corpus.Bench("crc32", [11273] * 100)]
-    lines = corpus.write_log(b, 100)
+    lines = corpus.write_log(b, 100, meta={{"board": "mps2-an386"}} if mode == "moved" and v == "10" else None)
+    if mode == "stale":
+        old = [corpus.Bench("known_loop", [2099] * 100), corpus.Bench("crc32", [11273] * 100)]
+        lines = corpus.write_log(old, 100, meta={{"board": "qemu-sifive-u"}}) + lines
 else:
     noise = float(os.environ.get("FAKE_JITTER", "0.003"))
     lines = corpus.hosted_runs(1 + int(v) / 100, seed=random.SystemRandom().randrange(1 << 30), jitter=noise)
@@ -145,6 +148,19 @@ def test_interrupted_leaves_the_repository_as_found(proj, sig):
     assert p.returncode == 130, err
     assert "interrupted" in err
     assert state(r) == before
+
+
+def test_boots_of_another_build_are_refused(proj):
+    """A COMMAND that prints another board's stale log before its own, or whose build at some
+    commit is of another board, gives figures bisect must not judge as the code's."""
+    r, revs, fake, count = proj
+    before = state(r)
+    p = bisect(proj, 0, -1, "known_loop", "stale", 2)
+    assert "COMMAND printed boots of different builds at" in p.stderr and "board qemu-sifive-u" in p.stderr, p.stderr
+    assert "first commit" not in p.stdout and state(r) == before
+    q = bisect(proj, 0, -1, "known_loop", "moved", 2)
+    assert "is not of GOOD's build: board qemu-virt-riscv64 (GOOD) vs mps2-an386" in q.stderr, q.stderr
+    assert "first commit" not in q.stdout and state(r) == before
 
 
 def test_bad_starts_are_refused(proj, tmp_path):

@@ -44,16 +44,17 @@ def merged(tmp_path, windows):
 
 def test_merge_subtracts_the_probe_and_keeps_the_rest(tmp_path):
     probe = (1, 0, 2, 0, 0, 0)          # the window's own cost: subtracted from every sample
+    # (fetches: every instruction once, as on AArch64 and RISC-V: l1i_access = insns, 50 and 50)
     windows = [(0, 2, 1, probe),
-               (0, 6, 1, (41, 8, 202, 2, 10, 1)),    # six samples: 40 accesses, 8 misses in 2 iterations
-               (0, 2, 1, (61, 16, 202, 2, 18, 3)),
-               (1, 2, 1, probe), (1, 8, 1, (8, 0, 12, 0, 0, 0))]
+               (0, 6, 1, (41, 8, 102, 2, 10, 1)),    # six samples: 40 accesses, 8 misses in 2 iterations
+               (0, 2, 1, (61, 16, 102, 2, 18, 3)),
+               (1, 2, 1, probe), (1, 8, 1, (8, 0, 52, 0, 0, 0))]
     data, out, lg, recs = merged(tmp_path, windows)
     assert not lg.problems, [p.msg for p in lg.problems]
     ev = recs[("result", "alpha")]["events"]
     assert ev["l1d_access"] == {"mean": Decimal("22.500"), "p50": Decimal("20.000"), "source": "model"}
     assert ev["l1d_miss"]["mean"] == Decimal("5.000") and ev["l1d_miss"]["p50"] == Decimal("4.000")
-    assert ev["l1i_access"]["p50"] == Decimal("100.000") and ev["l2_miss"]["mean"] == Decimal("0.750")
+    assert ev["l1i_access"]["p50"] == Decimal("50.000") and ev["l2_miss"]["mean"] == Decimal("0.750")
     assert recs[("result", "beta")]["events"]["l1d_access"]["mean"] == Decimal("7.000")
     assert "events" not in recs[("result", "gamma")]      # a failed benchmark carries no figures
     meta = recs[("meta", None)]["model"]
@@ -97,7 +98,7 @@ def resigned(edit, kind="result"):
     lines = corpus.text(corpus.write_log([Bench("alpha", [100] * 8)])).decode().split("\n")
     ev = {"l1d_access": {"mean": Decimal("10.000"), "p50": Decimal("10.000"), "source": "model"},
           "l1d_miss": {"mean": Decimal("2.000"), "p50": Decimal("2.000"), "source": "model"},
-          "l1i_access": {"mean": Decimal("30.000"), "p50": Decimal("30.000"), "source": "model"},
+          "l1i_access": {"mean": Decimal("100.000"), "p50": Decimal("100.000"), "source": "model"},
           "l1i_miss": {"mean": Decimal("1.000"), "p50": Decimal("1.000"), "source": "model"},
           "l2_access": {"mean": Decimal("3.000"), "p50": Decimal("3.000"), "source": "model"},
           "l2_miss": {"mean": Decimal("3.000"), "p50": Decimal("3.000"), "source": "model"}}
@@ -162,7 +163,8 @@ def test_merge_lists_its_events_in_meta_beside_the_firmwares(tmp_path):
         meta={"arch_facts": {"events": "PMUv3"},     # (a nested "events" first: not the one to replace)
               "events": {"counted": {"instructions": {"source": "pmu", "raw": 8, "counter": "PMEVCNTR1_EL0"}},
                          "not_counted": {"l1d_miss": "no refill event", "branch": "no branch event"}}}))
-    out = model.merge(data, counts_file(tmp_path, [(0, 10, 1, (1, 0, 1, 0, 0, 0))]), GEO)
+    out = model.merge(data, counts_file(tmp_path, [(0, 2, 1, (1, 0, 1, 0, 0, 0)), (0, 8, 1, (1, 0, 101, 0, 0, 0))]),
+                      GEO)
     lg = logmod.analyze(out, "merged")
     assert not lg.problems, [p.msg for p in lg.problems]
     meta, res = (next(r.data for r in lg.boots[-1].records if r.type == t) for t in ("meta", "result"))
@@ -183,3 +185,54 @@ def test_model_events_without_a_model_are_refused():
     assert any("counted by the cache model, but the meta record has no \"model\"" in e for e in errs), errs
     assert any("events.l1d_access is from the cache model, but the meta record has no \"model\"" in e
                for e in errs), errs
+
+
+def test_a_window_of_no_samples_is_refused(tmp_path):
+    """(it divided by zero: bm run crashed)"""
+    probe = (1, 0, 2, 0, 0, 0)
+    with pytest.raises(ValueError, match="a window of 0 samples"):
+        merged(tmp_path, [(0, 2, 1, probe), (0, 1, 0, probe), (0, 8, 1, (4, 0, 9, 0, 0, 0))])
+
+
+def test_windows_that_are_not_the_results_samples_are_refused(tmp_path):
+    """The model's windows of a benchmark hold its n samples: more (a window left open by a body that
+    trapped, then closed by the next benchmark's) or fewer are another run's counts."""
+    probe = (1, 0, 2, 0, 0, 0)
+    with pytest.raises(ValueError, match="hold 9 samples, but its result has n = 8"):
+        merged(tmp_path, [(0, 2, 1, probe), (0, 9, 1, (4, 0, 9, 0, 0, 0))])
+
+
+FAKE_QEMU = r'''
+import sys
+sys.path.insert(0, {here!r})
+import corpus
+from corpus import Bench
+spec = sys.argv[sys.argv.index("-plugin") + 1]
+out = dict(kv.split("=", 1) for kv in spec.split(",")[1:] if "=" in kv)["out"]
+with open(out, "w") as f:
+    f.write("bmcache 1 x\nw 0 2 1 1 0 2 0 0 0\nw 0 1 0 1 0 2 0 0 0\nend l1d_access=0\n")
+print(corpus.text(corpus.write_log([Bench("alpha", [100] * 8)])).decode(), end="")
+'''
+
+
+def test_bm_run_keeps_the_console_when_the_model_fails(tmp_path):
+    """The model's counts refused: bm run says so (125) and the console it saves holds every record
+    the firmware printed, as printed."""
+    import subprocess
+    from conftest import PY, bm, no_crash
+    src = tmp_path / "m.c"
+    src.write_text("char bm_model_area[64];\n")
+    elf = tmp_path / "img.elf"
+    subprocess.run(["cc", "-c", str(src), "-o", str(elf)], check=True)
+    so = tmp_path / "bmcache.so"
+    so.write_bytes(b"")
+    fake = tmp_path / "fake_qemu.py"
+    fake.write_text(FAKE_QEMU.format(here=os.path.dirname(os.path.abspath(__file__))))
+    saved = tmp_path / "run.log"
+    p = bm("run", "--model", so, "--save", saved, "--", PY, fake, elf)
+    no_crash(p)
+    assert p.returncode == 125 and "cache model: benchmark alpha: the cache model counted a window of 0 samples" \
+        in p.stderr, p.stderr
+    assert "no model figures merged" in p.stderr
+    lg = logmod.analyze(saved.read_bytes(), "saved")
+    assert lg.clean and lg.boots[-1].end is not None, [x.msg for x in lg.problems]

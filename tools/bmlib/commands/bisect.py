@@ -89,11 +89,39 @@ class Measure:
         return f"{fig} {s}" + (f" (median of {len(self.values)} runs)" if len(self.values) > 1 else "")
 
 
+# What makes two boots the same build for bisect: the board, what it was built for, the core.
+BUILD_KEYS = ("board", "built_for", "isa")
+
+
 class Bisect:
     def __init__(self, args, git, cmd):
         self.args, self.git, self.cmd = args, git, cmd
         self.builds = 0
         self.measured = {}
+        self.build = None       # (what GOOD's boots ran on, GOOD's sha): every run must match it
+
+    def same_build(self, boots, sha):
+        """The boots COMMAND printed at sha ran one build, the one GOOD's did: a stale log of
+        another board or build printed first, or a COMMAND that builds for another target at some
+        commits, would otherwise be judged as the user's figure moving."""
+        ids = {}
+        for bt in boots:
+            m = bt.meta
+            ids.setdefault(tuple(str(m.get(k)) for k in BUILD_KEYS), bt.index)
+        if len(ids) > 1:
+            shown = "; ".join(f"boot {i}: " + ", ".join(f"{k} {v}" for k, v in zip(BUILD_KEYS, key))
+                              for key, i in ids.items())
+            raise UsageError(f"COMMAND printed boots of different builds at {sha[:12]} ({shown}): bisect judges one "
+                             "board's runs (is an old log printed first?)")
+        key = next(iter(ids), None)
+        if key is None:
+            return
+        if self.build is None:
+            self.build = (key, sha)
+        elif key != self.build[0]:
+            diff = ", ".join(f"{k} {a} (GOOD) vs {b}" for k, a, b in zip(BUILD_KEYS, self.build[0], key) if a != b)
+            raise UsageError(f"the run at {sha[:12]} is not of GOOD's build: {diff}; bisect compares one board's "
+                             "figures across commits")
 
     def run_once(self, m):
         """One run of COMMAND at the checked-out commit: its clean boots add to m. False when it
@@ -119,6 +147,7 @@ class Bisect:
         if why:
             say(f"  {m.sha[:12]}: {why}")
             return False
+        self.same_build([bt for bt in lg.boots if bt.bench(self.args.bench) is not None], m.sha)
         got = False
         for bt in lg.boots:
             b = bt.bench(self.args.bench)

@@ -273,6 +273,12 @@ def main(args):
             try:
                 res.data = model.merge(res.data, counts, args.model_geometry)
             except ValueError as e:
+                # (the console as it came, kept: the model's failure loses none of the firmware's records)
+                if shown is not None:
+                    shown(res.data)
+                if args.save:
+                    logmod.write(args.save, res.data)
+                    say(f"console saved to {args.save} as the firmware printed it (no model figures merged)")
                 say(f"cache model: {e}")
                 return BROKEN
         if counts and shown is not None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from .. import FORMAT, shared
-from . import derive, events, rules
+from . import bounds, derive, events, rules
 from .figures import deterministic
 
 
@@ -214,6 +214,8 @@ class _Check:
                 first[b.name] = rec.line
         self.icount_claim()
         self.clock_windows()
+        for m in bounds.meta_problems(meta, bt.end):
+            self.say(("meta",), bt.meta, "meta record", m)
         self.counts()
         self.run_facts()
         self.emit()
@@ -249,12 +251,17 @@ class _Check:
                     self.rule_say(("timer", None), b, r, f"has {', '.join(have)} (figures of a timer)")
             if no_insns and "insns" in r.data:
                 self.rule_say(("insns", "none"), b, r, "has insns")
-            self.state_verdict(b, r)
+            for m in bounds.result_problems(meta, end, r):
+                self.bench_say(b, r, "result: " + m)
             h = b.hist.data if b.hist is not None else None
             if h is None or rules.check_hist(h) or h.get("n") != r.get("n") or h.get("div") != r.get("iters"):
-                # No usable hist: short_interval against the printed p50 and the overhead
+                # No usable hist: short_interval against the printed p50 and the overhead, and
+                # the samples' sum at least what the mean (rounded to 0.001) says
                 if whole(oh):
                     self.short_vs_p50(b, r, oh)
+                n, mean, iters = r.get("n"), r.get("mean"), r.get("iters")
+                if whole(n) and whole(iters) and isinstance(mean, Decimal) and mean.is_finite():
+                    sums += max(0, int((mean - Decimal("0.0005")) * n * iters))
                 continue
             hist = derive.Hist(h)
             if hist.sum_saturated:
@@ -283,27 +290,8 @@ class _Check:
         body = end.get("body_cycles") if end is not None else None
         if known and whole(body) and sums > body and end.get("ok") == end.get("results"):
             self.say(("end",), end, "end record",
-                     f"body_cycles = {body}, fewer than the timed samples of the results' hist records add up "
-                     f"to ({sums})")
-
-    def state_verdict(self, b, r):
-        """state_dependent is the verdict of a deterministic build (built_for qemu-icount), where
-        runs on the same input cost the same, and only of one: there a result with a cold figure
-        carries it. One run a sample (iters 1): the firmware compares the cold run with every
-        sample, within a tick, so a cold figure outside min - 1 .. max + 1 is flagged."""
-        det = deterministic(self.meta.get("built_for"))
-        dep, cold = r.get("state_dependent"), r.get("cold")
-        if not det and dep is not None:
-            self.bench_say(b, r, f"result: state_dependent on a {rules.show(self.meta.get('built_for'))} build "
-                                 f"(only a qemu-icount build gives that verdict)")
-        elif det and dep is None and cold is not None:
-            self.bench_say(b, r, "result: cold without state_dependent on a qemu-icount build")
-        elif det and dep is False and r.get("iters") == 1 and isinstance(cold, int) and not isinstance(cold, bool):
-            lo, hi = r.get("min"), r.get("max")
-            if isinstance(lo, Decimal) and isinstance(hi, Decimal) and lo.is_finite() and hi.is_finite() \
-                    and not lo - 1 <= cold <= hi + 1:
-                self.bench_say(b, r, f"result: state_dependent = false, but its cold run ({cold}) is outside its "
-                                     f"single-run samples ({rules.show(lo)}..{rules.show(hi)})")
+                     f"body_cycles = {body}, fewer than the timed samples of the results add up to ({sums}: the "
+                     f"hist records' sums, n x iters x mean without one)")
 
     def short_vs_p50(self, b, r, oh):
         """short_interval against the printed figures: the firmware sets it when the median batch,

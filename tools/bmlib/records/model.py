@@ -135,9 +135,13 @@ def _milli(num, den):
     return (Decimal(num) / Decimal(den)).quantize(MILLI, rounding=ROUND_HALF_EVEN)
 
 
-def figures(wins, iters, geo, name):
+def figures(wins, iters, geo, name, n=None):
     """Per-iteration mean and p50 (lower median over samples) of each count the geometry has, the
-    window's own cost (the second probe window) subtracted like the read overhead from cycles."""
+    window's own cost (the second probe window) subtracted like the read overhead from cycles.
+    The windows must hold the result's n samples (when given), each at least one."""
+    if any(s < 1 for s, _, _ in wins):
+        raise ValueError(f"benchmark {name}: the cache model counted a window of 0 samples: its figures cannot be "
+                         "given (a window the kit did not open, or one cut short)")
     if not wins or wins[0][1] < PROBES and (len(wins) < 2 or wins[0][1] + wins[1][1] < PROBES):
         return None
     # the first PROBES windows are the probe's (bm_model_bench); equal windows come as one line
@@ -150,6 +154,9 @@ def figures(wins, iters, geo, name):
     total = sum(s * r for s, r, _ in wins)
     if total == 0 or iters == 0:
         return None
+    if n is not None and total != n:
+        raise ValueError(f"benchmark {name}: the cache model's windows hold {total} samples, but its result has "
+                         f"n = {n}: the model's counts are not this result's")
     out = {}
     for ev in COUNTS:
         if geo[ev.split("_")[0]] is None:
@@ -239,7 +246,8 @@ def merge(data, counts_path, geo):
             start_index[rec.get("name")] = rec.get("index") - 1   # (1-based; the plugin's is the registry's)
         elif rec.type == "result" and rec.get("status") == "ok":
             idx = start_index.get(rec.get("name"))
-            ev = figures(windows.get(idx, []), rec.get("iters") or 0, geo, rec.get("name")) if idx is not None else None
+            ev = figures(windows.get(idx, []), rec.get("iters") or 0, geo, rec.get("name"),
+                                      rec.get("n") if isinstance(rec.get("n"), int) else None) if idx is not None else None
             if ev is not None:
                 # (beside the firmware's own events, counted by other sources)
                 mine = rec.get("events") if isinstance(rec.get("events"), dict) else {}

@@ -78,6 +78,26 @@ static inline void arch_test_fp_off(void)
 	                 : "=&r"(v) : : "memory");
 }
 
+/* What the PMU counts, changed from EL0 (PMUSERENR.EN lets it) and left so: the cycle counter and
+ * the instruction counter stop counting EL0 (PMCCFILTR_EL0.U, PMEVTYPER0_EL0.U), where the next
+ * benchmark runs: its batches would count nothing. */
+#define ARCH_TEST_HAS_PMU_FILTER 1
+static inline void arch_test_pmu_filter(void)
+{
+	uint64_t v;
+	__asm__ volatile("mrs %0, pmccfiltr_el0\n\torr %0, %0, #(1 << 30)\n\tmsr pmccfiltr_el0, %0\n\t"
+	                 "mrs %0, pmevtyper0_el0\n\torr %0, %0, #(1 << 30)\n\tmsr pmevtyper0_el0, %0\n\tisb"
+	                 : "=&r"(v) : : "memory");
+}
+
+/* The thread pointer zeroed from EL0 and left so: the C library finds errno through it, so the
+ * next benchmark's errno store would go to address ~0. */
+#define ARCH_TEST_HAS_TLS_BASE 1
+static inline void arch_test_tls_base_clear(void)
+{
+	__asm__ volatile("msr tpidr_el0, xzr" : : : "memory");
+}
+
 /* Masks interrupts and returns, as a driver's init may leave them: the kit must unmask them
  * for its watchdog before the next benchmark. */
 #define ARCH_TEST_HAS_IRQ_OFF 1

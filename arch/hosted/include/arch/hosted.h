@@ -15,8 +15,11 @@ uint64_t arch_host_signal_pc(void *ucontext);
 uint64_t arch_host_signal_sp(void *ucontext);
 /* The watchdog's alarm for hosted boards (.alarm = &arch_host_alarm). */
 extern struct bm_alarm arch_host_alarm;
-/* Installs the fatal-signal handlers (called by arch_init). */
+/* Installs the fatal-signal handlers (called by arch_init); their state as arch/hosted/state.c
+ * keeps it (which handlers are the kit's, which signals blocked), and putting it back. */
 void arch_host_install_traps(void);
+uintptr_t arch_host_signals_read(void);
+void arch_host_signals_restore(uintptr_t kit);
 
 /* The process's clock, in ns: a hosted board's timer, and what the runtime measures a benchmark's
  * wall time and the timer's resolution and read cost with. Inline, so a timer read is one

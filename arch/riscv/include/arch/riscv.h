@@ -130,6 +130,11 @@ ARCH_CSR_ACCESSORS(pmpaddr7)
 #if __riscv_xlen == 32
 ARCH_CSR_ACCESSORS(pmpcfg1) /* (entries 4-7 on RV32; RV64's pmpcfg0 holds 0-7) */
 #endif
+/* The hpm counters' event selectors the kit programs for its event slots (arch/riscv/events.c). */
+ARCH_CSR_ACCESSORS(mhpmevent3)
+ARCH_CSR_ACCESSORS(mhpmevent4)
+ARCH_CSR_ACCESSORS(mhpmevent5)
+ARCH_CSR_ACCESSORS(mhpmevent6)
 
 static inline unsigned long arch_mvendorid_read(void)
 {

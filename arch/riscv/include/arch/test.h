@@ -83,4 +83,29 @@ static inline void arch_test_irq_leftover(void)
 	*(volatile uint32_t *)(uintptr_t)ARCH_TEST_CLINT_MSIP0 = 1u;
 }
 
+/* Opens the kit's memory to U-mode, as a privileged benchmark could and leave it so: PMP entry 6
+ * (the base of the user region's TOR entry 7) moved down to 0. The kit must put its entries back
+ * before the next benchmark, whose store into the kit's variables would otherwise go through. */
+#define ARCH_TEST_HAS_PMP_OPEN 1
+static inline void arch_test_pmp_open(void)
+{
+	arch_pmpaddr6_write(0);
+}
+
+/* A word of the kit's that benchmark code must not reach: the first of its variables. */
+static inline volatile uint32_t *arch_test_kit_word(void)
+{
+	extern char __kit_data_start[];
+	return (volatile uint32_t *)(void *)__kit_data_start;
+}
+
+/* Another event on hpm counter 3 (instructions, 0x2 on QEMU's virt), left so: where the kit counts
+ * events there, every later figure of that slot would be another event's. A core without hpm
+ * counters traps on it. */
+#define ARCH_TEST_HAS_HPM_EVENT 1
+static inline void arch_test_hpm_event(void)
+{
+	arch_mhpmevent3_write(arch_mhpmevent3_read() ^ 0x3u);
+}
+
 #endif
