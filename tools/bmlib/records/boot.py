@@ -290,13 +290,14 @@ class _Check:
         """state_dependent is the verdict of a deterministic build (built_for qemu-icount), where
         runs on the same input cost the same, and only of one: there a result with a cold figure
         carries it. One run a sample (iters 1): the firmware compares the cold run with every
-        sample, within a tick, so a cold figure outside min - 1 .. max + 1 is flagged."""
+        sample, within a tick, so a cold figure outside min - 1 .. max + 1 is flagged. A benchmark
+        that declares it carries state (carries_state) gets no verdict."""
         det = deterministic(self.meta.get("built_for"))
         dep, cold = r.get("state_dependent"), r.get("cold")
         if not det and dep is not None:
             self.bench_say(b, r, f"result: state_dependent on a {rules.show(self.meta.get('built_for'))} build "
                                  f"(only a qemu-icount build gives that verdict)")
-        elif det and dep is None and cold is not None:
+        elif det and dep is None and cold is not None and r.get("carries_state") is not True:
             self.bench_say(b, r, "result: cold without state_dependent on a qemu-icount build")
         elif det and dep is False and r.get("iters") == 1 and isinstance(cold, int) and not isinstance(cold, bool):
             lo, hi = r.get("min"), r.get("max")
@@ -458,6 +459,10 @@ class _Check:
             diff = [f"{s} = {bt.end.get(s)} (counted {c})" for s, c in counted.items()
                     if isinstance(bt.end.get(s), int) and bt.end.get(s) != c
                     and sum(counted.values()) == len(results)]
+            dep = sum(1 for r in results if r.get("status") == "ok" and r.get("state_dependent") is True)
+            told_dep = bt.end.get("state_dependent")
+            if isinstance(told_dep, int) and told_dep != dep:
+                diff.append(f"state_dependent = {told_dep} (counted {dep})")
             if diff:
                 self.say(("end",), bt.end, "end record", "totals differ from the results: " + ", ".join(diff))
             starts = [b for b in bt.benches if b.start is not None]
