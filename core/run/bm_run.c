@@ -37,6 +37,7 @@ void bm_config_defaults(struct bm_config *cfg)
 	cfg->format = BM_FORMAT_TABLE | BM_FORMAT_RECORDS | (BM_HIST ? BM_FORMAT_HIST : 0);
 	cfg->select = 0;
 	cfg->select_ctx = 0;
+	cfg->constructors = 0;
 }
 
 /* One statistics state, reused by every benchmark in turn, between guard words: a benchmark that
@@ -179,6 +180,8 @@ static int prepare(const struct bm_config *cfg, struct bm_config *eff, struct bm
 int bm_run(const struct bm_config *cfg)
 {
 	bring_up(cfg);
+	if (cfg->constructors)
+		cfg->constructors();
 	uint64_t run_start_cycles = bm_cycles_now();
 	struct bm_config eff = *cfg; /* with the calibration target this machine needs */
 	/* (names shorter than the column's title still leave the title its width) */
@@ -218,9 +221,10 @@ int bm_run(const struct bm_config *cfg)
 	return status;
 }
 
-void bm_main(void)
+void bm_main(void (*constructors)(void))
 {
 	struct bm_config cfg;
 	bm_config_defaults(&cfg);
+	cfg.constructors = constructors;
 	bm_board_exit(bm_run(&cfg));
 }

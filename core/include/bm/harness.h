@@ -41,6 +41,10 @@ struct bm_config {
 	/** Optional: run only benchmarks for which this returns non-zero. */
 	int (*select)(const char *name, void *ctx);
 	void *select_ctx;
+	/** Optional: the static constructors (C++ objects at namespace scope), run once the board and
+	 *  the arch are up, before the first benchmark (a bare-metal start-up's; a hosted C library
+	 *  has run them before main). */
+	void (*constructors)(void);
 };
 
 /* Defaults from the build (BM_SAMPLES etc., see cmake/BaremarkOptions.cmake). */
@@ -53,7 +57,7 @@ const struct bm_bench *bm_bench_next(const struct bm_bench *prev, const struct b
 /* Runs the selected benchmarks; returns a bm_exit_status. */
 int bm_run(const struct bm_config *cfg);
 
-/* Bare-metal entry after C runtime set-up: defaults, bm_run, board exit. */
-__attribute__((noreturn)) void bm_main(void);
+/* Bare-metal entry after C runtime set-up: defaults, the start-up's constructors, bm_run, board exit. */
+__attribute__((noreturn)) void bm_main(void (*constructors)(void));
 
 #endif /* BM_HARNESS_H */
