@@ -212,10 +212,29 @@ def from_board_json(args, cmd):
     if board.get("exit_map") in ("direct", "isa-debug-exit"):
         args.exit_map = board["exit_map"]
     args.package = args.package or board.get("qemu_package", "")
+    image = board.get("image") or os.path.join(os.path.dirname(args.board_json), "baremark.elf")
     if not args.save:
-        image = board.get("image") or os.path.join(os.path.dirname(args.board_json), "baremark.elf")
         args.save = os.path.splitext(image)[0] + ".run.log"
+    not_built(image, args.save)
     return qemu
+
+
+def not_built(image, save):
+    """Refuses (status 2) an image the build left unbuilt, saying why: the fit plan's reason and
+    plan (<name>.not-built, tools/bm-size), or that there is no such file. Nothing is run, so the
+    console saved before stays as it was."""
+    marker = os.path.splitext(image)[0] + ".not-built"
+    kept = f"; the console saved before ({save}) is kept" if save and os.path.exists(save) else ""
+    if os.path.exists(marker):
+        with open(marker, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines() or ["not built"]
+        say(f"{image}: {lines[0]}")
+        for line in lines[1:]:
+            say(line)
+        raise UsageError(f"{os.path.basename(image)} was not built (it does not fit its board: the fit plan "
+                         f"above says what to leave out); nothing run{kept}")
+    if not os.path.exists(image):
+        raise UsageError(f"{image}: not built (no such file: build it first); nothing run{kept}")
 
 
 def echo_for(args):
