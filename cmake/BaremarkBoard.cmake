@@ -228,6 +228,9 @@ function(_bm_kit_target board libc out)
                              BM_MIN_BATCH_CYCLES=${BM_MIN_BATCH_CYCLES} BM_KIT_VERSION="${BAREMARK_VERSION}"
                              BM_BENCH_TIMEOUT_MS=${BM_BENCH_TIMEOUT_MS} BM_HIST=$<BOOL:${BM_HIST}>
                              ${ev_kit} ${BM_BOARD_DEFINES})
+  if(BM_QEMU_MODEL STREQUAL "cache") # the cache model's marker area (cmake/BaremarkModel.cmake)
+    target_compile_definitions(${kit} PRIVATE BM_MODEL=1)
+  endif()
 endfunction()
 
 # Replaces the placeholders of a board command: @ELF@ @BIN@ @HEX@ (the image's files), @NAME@
