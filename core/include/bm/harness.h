@@ -11,6 +11,10 @@
 #include "bm/bench.h"
 #include "bm/port.h" /* the port contract the harness and the start-up drive */
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BM_FORMAT_TABLE   0x1u  /* human header, table rows and the closing line */
 #define BM_FORMAT_RECORDS 0x2u  /* JSON records */
 #define BM_FORMAT_HIST    0x4u  /* with RECORDS: a hist record after each ok result (the distribution) */
@@ -59,5 +63,9 @@ int bm_run(const struct bm_config *cfg);
 
 /* Bare-metal entry after C runtime set-up: defaults, the start-up's constructors, bm_run, board exit. */
 __attribute__((noreturn)) void bm_main(void (*constructors)(void));
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* BM_HARNESS_H */
