@@ -167,7 +167,9 @@ static const char *stack_band(const struct after *a)
 {
 	int band_touched;
 	a->res->stack_used_bytes = bm_guard_stack_check(bm_bench_isolated(a->b), &band_touched);
-	return band_touched ? "the stack's guard band at its bottom was written" : 0;
+	/* (read once its code has ended: which step wrote it is not known, only where it was found) */
+	return band_touched ? "the stack's guard band at its bottom was written, found after its last step (any of "
+	                      "its steps may have written it)" : 0;
 }
 
 static const char *scratch_overrun(const struct after *a)
