@@ -647,20 +647,25 @@ function(_bm_fw_targets name board built_for no_tests)
   # -run streams the console (records hidden on a terminal, BM_SHOW=all shows them) and saves all
   # of it as <name>.run.log; bm run exits with the firmware's status, which Ninja (the presets'
   # generator) reports as 1 and make as 2 for any failure (tools/bm run --board-json
-  # <name>.board.json returns it unchanged). USES_TERMINAL: Ninja's console pool, so the console
-  # streams as it arrives and Ctrl-C reaches QEMU (other pools buffer a command's output).
+  # <name>.board.json returns it unchanged). Through the board.json, as that command: an image the
+  # fit plan left unbuilt is refused with the plan's reason (status 2), nothing is booted and the
+  # console saved before is kept. USES_TERMINAL: Ninja's console pool, so the console streams as
+  # it arrives and Ctrl-C reaches QEMU (other pools buffer a command's output).
+  set(run_it ${runner} --save ${outdir}/${name}.run.log --board-json ${outdir}/${name}.board.json)
   if(BM_HOSTED)
-    add_custom_target(${name}-run COMMAND ${runner} --save ${outdir}/${name}.run.log -- ${qemu}
-      DEPENDS ${name} USES_TERMINAL VERBATIM)
+    add_custom_target(${name}-run COMMAND ${run_it} DEPENDS ${name} USES_TERMINAL VERBATIM)
     add_custom_target(${name}-debug COMMAND gdb --args ${outdir}/${name}.elf DEPENDS ${name} USES_TERMINAL VERBATIM)
     list(APPEND targets ${name}-run ${name}-debug)
   elseif(qemu)
-    add_custom_target(${name}-run COMMAND ${runner} --save ${outdir}/${name}.run.log -- ${qemu}
+    add_custom_target(${name}-run COMMAND ${run_it}
       DEPENDS ${name} USES_TERMINAL VERBATIM COMMENT "Booting ${name}.elf on ${board} under QEMU; Ctrl-C stops it")
     add_custom_target(${name}-debug
       COMMAND ${CMAKE_COMMAND} -E echo "QEMU waits for gdb on :1234. In another shell: gdb-multiarch ${outdir}/${name}.elf -ex 'target remote :1234'"
       COMMAND ${qemu} -s -S DEPENDS ${name} USES_TERMINAL VERBATIM)
     list(APPEND targets ${name}-run ${name}-debug)
+    if(TARGET bm_qemu_model) # (the run loads the cache model's plugin: cmake/BaremarkModel.cmake)
+      add_dependencies(${name}-run bm_qemu_model)
+    endif()
   endif()
   if(BM_FLASH)
     _bm_subst(flash "${BM_FLASH}" ${name} ${outdir} ${board})

@@ -212,6 +212,11 @@ function(_bm_kit_target board libc out)
   # the C (bm/port.h, an image's own tests) gets it from here, never from a second copy.
   target_compile_definitions(${kit}_usage INTERFACE ${ev_usage} ARCH_USER_ISOLATED=$<BOOL:${BM_USER_ISOLATED}>
                              ARCH_USER_STACK_BOUNDED=$<BOOL:${BM_USER_STACK_BOUNDED}>)
+  # A benchmark built as a normal program (host-linux) is told so (docs/building.md): compilers'
+  # own macros do not say it (__linux__ is defined by the bare-metal aarch64-linux-gnu-gcc too).
+  if(BM_HOSTED)
+    target_compile_definitions(${kit}_usage INTERFACE BM_HOSTED=1)
+  endif()
   target_link_options(${kit}_usage INTERFACE ${LINK_CPU_FLAGS} ${BM_ARCH_LINK_FLAGS} ${libc_l} -Wl,--gc-sections)
   if(BM_BOARD_LIBS)
     target_link_libraries(${kit}_usage INTERFACE ${BM_BOARD_LIBS})
@@ -228,6 +233,9 @@ function(_bm_kit_target board libc out)
                              BM_MIN_BATCH_CYCLES=${BM_MIN_BATCH_CYCLES} BM_KIT_VERSION="${BAREMARK_VERSION}"
                              BM_BENCH_TIMEOUT_MS=${BM_BENCH_TIMEOUT_MS} BM_HIST=$<BOOL:${BM_HIST}>
                              ${ev_kit} ${BM_BOARD_DEFINES})
+  if(BM_QEMU_MODEL STREQUAL "cache") # the cache model's marker area (cmake/BaremarkModel.cmake)
+    target_compile_definitions(${kit} PRIVATE BM_MODEL=1)
+  endif()
 endfunction()
 
 # Replaces the placeholders of a board command: @ELF@ @BIN@ @HEX@ (the image's files), @NAME@

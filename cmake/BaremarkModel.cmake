@@ -16,8 +16,9 @@ if(NOT BM_QEMU_MODEL STREQUAL "" AND NOT BM_QEMU_MODEL STREQUAL "cache")
   message(FATAL_ERROR "BM_QEMU_MODEL=${BM_QEMU_MODEL}: use 'cache' (the cache model) or leave it empty.")
 endif()
 
+# The kit's objects get BM_MODEL=1 where they are made (_bm_kit_target, cmake/BaremarkBoard.cmake),
+# so an image of a user's own project (baremark_add_firmware) has the area as the kit's tree's do.
 if(BM_QEMU_MODEL STREQUAL "cache")
-  add_compile_definitions(BM_MODEL=1)
   find_program(BM_HOST_CC NAMES cc gcc REQUIRED)
   set(BM_MODEL_PLUGIN ${CMAKE_BINARY_DIR}/qemu-plugins/bmcache.so CACHE INTERNAL "")
   set(_src ${CMAKE_CURRENT_LIST_DIR}/../tools/qemu-plugins/bmcache.c)

@@ -4,7 +4,8 @@
  * (the kit's and the user's .data and the thread-local template copied from their load addresses,
  * their .bss and .tbss zeroed,
  * the C library's own start: bm_libc_init), paints the stack for the high-water mark and runs
- * the kit. Also the runtime's part of the port contract: where the stacks are. */
+ * the kit, which calls the static constructors back once the board and the arch are up (C++
+ * objects at namespace scope; never their destructors: the image does not return). Also the runtime's part of the port contract: where the stacks are. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,7 @@ extern uint8_t __bss_start[], __bss_end[];
 extern uint8_t __tdata_load[], __tdata_start[], __tdata_end[], __tbss_start[], __tbss_end[];
 extern uint8_t __stack_bottom[], __stack_top[], __stack_guard_size[], __user_stack_bottom[], __user_stack_top[],
 	__user_start[];
+extern void (*const __init_array_start[])(void), (*const __init_array_end[])(void);
 
 #define STACK_PAINT 0xa5u
 
@@ -61,6 +63,15 @@ static void zero(volatile uint8_t *p, uint8_t *end)
 		*p++ = 0;
 }
 
+/* The static constructors (linker/common.ld's .init_array), in their order there; called by the kit
+ * once the console, the trap vector and the arch's memory set-up are there (a constructor that
+ * faults is reported, one that copies with unaligned accesses runs with AArch64's MMU on). */
+static void constructors(void)
+{
+	for (void (*const *ctor)(void) = __init_array_start; ctor < __init_array_end; ctor++)
+		(*ctor)();
+}
+
 void bm_crt_start(void) __attribute__((noreturn, used));
 void bm_crt_start(void)
 {
@@ -75,5 +86,5 @@ void bm_crt_start(void)
 	uintptr_t limit = (uintptr_t)__builtin_frame_address(0) - 128;
 	for (volatile uint8_t *p = __stack_bottom; (uintptr_t)p < limit;)
 		*p++ = STACK_PAINT;
-	bm_main();
+	bm_main(constructors);
 }

@@ -200,9 +200,10 @@ static void legend(const struct bm_run_info *run)
 		           "or the benchmark's own cost changes from sample to sample: its figures mix "
 		           "two states)");
 	if (state_seen)
-		bm_out_str("; ok? = STATE-DEPENDENT: under deterministic QEMU its cold run cost other than a "
-		           "warm one, so the body's work depends on state it changes itself and the figures "
-		           "time runs on its own output: give it a setup_each that restores its input");
+		bm_out_str("; ok? = STATE-DEPENDENT, which fails the run: under deterministic QEMU its cold run "
+		           "cost other than a warm one, so the body's work depends on state it changes itself and "
+		           "the figures time runs on its own output: give it a setup_each that restores its input "
+		           "(or, when runs on its own output are what it measures, declare .carries_state = 1)");
 	bm_out_str(")\n");
 }
 
@@ -229,11 +230,12 @@ static void clock_and_time(const struct bm_run_info *run, const struct bm_tally 
 	}
 }
 
-/* The closing line: PASS or FAIL, the outcomes by status, the stack used. */
+/* The closing line: PASS or FAIL, the outcomes by status and the undeclared state-dependent
+ * results, the stack used. */
 static void closing_line(const struct bm_run_info *run, const struct bm_tally *t)
 {
 	unsigned ok = t->by_status[BM_ST_OK];
-	bm_out_str(ok == run->n ? "baremark: PASS (" : "baremark: FAIL (");
+	bm_out_str(ok == run->n && !t->state_dependent ? "baremark: PASS (" : "baremark: FAIL (");
 	bm_out_u64(ok);
 	bm_out_char('/');
 	bm_out_u64(run->n);
@@ -245,6 +247,11 @@ static void closing_line(const struct bm_run_info *run, const struct bm_tally *t
 			bm_out_char(' ');
 			bm_out_str(bm_status_names[i]);
 		}
+	if (t->state_dependent) {
+		bm_out_str(", ");
+		bm_out_u64(t->state_dependent);
+		bm_out_str(" state-dependent (ok?)");
+	}
 	bm_out_char(')');
 	if (t->stack_bytes) {
 		bm_out_str("; stack used ");

@@ -148,7 +148,9 @@ void bm_record_result_open(struct bm_record *r, const struct bm_run_info *run, c
 	bm_rec_str(r, "unit", bm_cycle_unit(run->ai));
 	bm_rec_u64(r, "iters", res->iters);
 	bm_rec_u64(r, "cold", res->cold);
-	if (bm_build_info.icount) {
+	if (b->carries_state) {
+		bm_rec_bool(r, "carries_state", 1); /* declared: no verdict to give */
+	} else if (bm_build_info.icount) {
 		/* (the verdict exists only where runs on the same input cost the same) */
 		bm_rec_bool(r, "state_dependent", res->state_reason != 0);
 		if (res->state_reason)
@@ -187,6 +189,8 @@ void bm_record_end(const struct bm_run_info *run, const struct bm_tally *t, int 
 	bm_rec_u64(&r, "results", run->n);
 	for (unsigned i = 0; i < BM_ST_COUNT; i++)
 		bm_rec_u64(&r, bm_status_names[i], t->by_status[i]);
+	if (bm_build_info.icount) /* (where the verdict exists) */
+		bm_rec_u64(&r, "state_dependent", t->state_dependent);
 	bm_rec_u64(&r, "exit_status", (uint64_t)status);
 	if (t->shares_known) {
 		bm_rec_u64(&r, "run_cycles", t->run_cycles);

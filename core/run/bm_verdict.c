@@ -167,7 +167,9 @@ static const char *stack_band(const struct after *a)
 {
 	int band_touched;
 	a->res->stack_used_bytes = bm_guard_stack_check(bm_bench_isolated(a->b), &band_touched);
-	return band_touched ? "the stack's guard band at its bottom was written" : 0;
+	/* (read once its code has ended: which step wrote it is not known, only where it was found) */
+	return band_touched ? "the stack's guard band at its bottom was written, found after its last step (any of "
+	                      "its steps may have written it)" : 0;
 }
 
 static const char *scratch_overrun(const struct after *a)
@@ -288,12 +290,13 @@ void bm_verdict_after_code(const struct bm_bench *b, struct bm_bench_result *res
  * means the body's work depends on state it changes itself (an in-place sort timed on its own
  * output). Compared against the single warm run and, at one run a sample, against every sample;
  * within one tick where the counter is a timer (its phase moves a run's reading by one). NULL
- * when they agree, or where runs may differ for other reasons (caches, an OS). A mark on the
- * figures (the record's state_dependent), not a failure. */
+ * when they agree, where runs may differ for other reasons (caches, an OS), or for a benchmark
+ * that declares it carries state (.carries_state: timing runs on its own output is what it
+ * measures). Marks the figures (the record's state_dependent) and fails the run (bm_run.c). */
 static const char *state_dependent(const struct arch_info *ai, const struct bm_bench *b,
                                    const struct bm_bench_result *res)
 {
-	if (!bm_build_info.icount)
+	if (!bm_build_info.icount || b->carries_state)
 		return 0;
 	uint64_t tol = ai->icount_cycles_are_insns ? 0 : 1, c = res->cold;
 	int differs = c > res->warm1 + tol || c + tol < res->warm1;

@@ -37,7 +37,7 @@ BM_BENCHMARK(fault_illegal, never_right)
 	arch_test_undefined();
 }
 
-#ifdef BM_TEST_HOSTED /* host-linux: a failed assert() is SIGABRT, a trap like any other signal */
+#ifdef BM_HOSTED /* host-linux: a failed assert() is SIGABRT, a trap like any other signal */
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>

@@ -446,3 +446,40 @@ def test_cold_on_a_failed_result_refused():
     i = next(k for k, l in enumerate(lines) if l.startswith('{"type":"result"') and '"status":"trap"' in l)
     msgs = _problems(lines[:i] + [corpus.resign(lines[i], _cold(5))] + lines[i + 1:])
     assert len(msgs) == 1 and "carries figures (cold): only ok does" in msgs[0], msgs
+
+
+def _edit_end(lines, edit):
+    """lines with the end record changed by edit (its CRC made right again)."""
+    i = next(k for k, l in enumerate(lines) if l.startswith('{"type":"end"'))
+    return lines[:i] + [corpus.resign(lines[i], edit)] + lines[i + 1:]
+
+
+def flagged14():
+    """The 14-benchmark log with crc32 state-dependent (undeclared: the table's ok?), as the
+    firmware ends it: the end record counts it and the run's status is 1."""
+    det = _edit_result(corpus.realistic14(hist=False), "crc32", _cold(20000, True, WHY))
+    return det, _edit_end(det, lambda d: d.update(state_dependent=1, exit_status=1))
+
+
+def test_state_dependent_fails_the_run():
+    """An undeclared state-dependent result fails the run (docs/firmware.md): the end record's
+    state_dependent counts the flagged results, and with any the exit status is 1."""
+    flagged, good = flagged14()
+    assert _problems(good) == []
+    msgs = _problems(_edit_end(flagged, lambda d: d.update(state_dependent=1)))
+    assert len(msgs) == 1 and "exit_status = 0 but 14 of 14 results are ok, 1 of them state-dependent " \
+                               "(expected 1)" in msgs[0], msgs
+    msgs = _problems(_edit_end(good, lambda d: d.update(state_dependent=0)))
+    assert any("state_dependent = 0 (counted 1)" in m for m in msgs), msgs
+
+
+def test_declared_carried_state():
+    """.carries_state = 1: the record says carries_state, with no verdict (its cold run may differ
+    from its samples, as it times runs on its own output on purpose); never with a verdict."""
+    def declared(d):
+        d["cold"] = 20000
+        d["carries_state"] = True
+    det = corpus.realistic14(hist=False)
+    assert _problems(_edit_result(det, "crc32", declared)) == []
+    both = _problems(_edit_result(det, "crc32", lambda d: (declared(d), d.update(state_dependent=False))))
+    assert len(both) == 1 and "carries_state with state_dependent" in both[0], both

@@ -130,6 +130,18 @@ def test_missing_benchmark_fails_the_gate(write):
     assert bm("compare", b, a, "--gate", "p50:+0%").returncode == 0     # new in B: nothing regressed
 
 
+def test_state_dependent_fails_the_gate(write):
+    """A result that times runs on its own output (state_dependent, undeclared) is no baseline and
+    no result a gate can pass, even compared with itself."""
+    import test_check
+    _, flagged = test_check.flagged14()
+    a = write("a.log", flagged)
+    p = bm("compare", a, a, "--gate", "p50:+5%")
+    assert p.returncode == 1, p.stderr
+    assert "gate failed: crc32: is state-dependent (ok?) in 1 of 1 runs of A and 1 of 1 runs of B" in p.stderr
+    assert bm("compare", a, a, "--gate", "p50:+5%", "--bench", "^empty$").returncode == 0
+
+
 def test_not_comparable_is_refused(write):
     a = write("a.log", corpus.hosted_runs(seed=1))
     b = write("b.log", corpus.realistic14(samples=300))

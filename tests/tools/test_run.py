@@ -152,3 +152,17 @@ def test_reader_killed_by_sighup_after_the_end_record():
     c = run("--check", "--timeout", "30", "--", "cat", _pty_board(["--die-at", "crc32"]))
     assert c.returncode == 125 and "status -1 (SIGHUP) without the exit device" in c.stderr, c.stderr
     assert "benchmark crc32 (3/5) was running" in c.stderr
+
+
+def test_state_dependent_is_not_a_pass(write):
+    """An undeclared state-dependent result (ok?) fails --check, naming what to do; --expect
+    NAME=state_dependent accepts it (the run's status is then 1)."""
+    import test_check
+    _, good = test_check.flagged14()
+    log = write("flagged.log", good)
+    p = run("--log", log, "--check")
+    assert p.returncode == 125, p.stderr
+    assert "benchmark crc32: status state_dependent (ok?: " in p.stderr and ".carries_state = 1" in p.stderr
+    assert "guest exit status 1, expected 0" in p.stderr
+    p = run("--log", log, "--expect", "crc32=state_dependent")
+    assert p.returncode == 0, p.stderr

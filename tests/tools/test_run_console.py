@@ -66,6 +66,7 @@ def test_auto_on_a_terminal_hides_records():
 
 def board_json(tmp_path, qemu, exit_map="direct"):
     path = tmp_path / "img.board.json"
+    (tmp_path / "img.elf").touch()
     path.write_text(json.dumps({"board": "fake", "image": str(tmp_path / "img.elf"), "built_for": "qemu-icount",
                                 "qemu": qemu, "exit_map": exit_map, "qemu_package": "qemu-fake", "flash": []}))
     return path
@@ -92,3 +93,24 @@ def test_board_json_refusals(tmp_path):
     assert p.returncode == 2 and "cannot read" in p.stderr
     p = bm("run", "--board-json", board_json(tmp_path, [PY]), "--", PY, FAKE)
     assert p.returncode == 2 and "give no command with it" in p.stderr
+
+
+def test_board_json_not_built(tmp_path):
+    """An image the build left unbuilt (tools/bm-size wrote <name>.not-built, the image is gone):
+    status 2, the fit plan's reason and plan, nothing run, the console saved before kept."""
+    path = board_json(tmp_path, [PY, FAKE, "--log", "r14"])
+    (tmp_path / "img.run.log").write_text("the last run's console\n")
+    (tmp_path / "img.elf").unlink()
+    (tmp_path / "img.not-built").write_text("not built: RAM overflowed by 1234 B\nfit plan: what each selected "
+                                            "benchmark needs\nBM_SELECT='^(small)$' would fit\n")
+    p = bm("run", "--board-json", path)
+    no_crash(p)
+    assert p.returncode == 2, p.stderr
+    assert "img.elf: not built: RAM overflowed by 1234 B" in p.stderr and "BM_SELECT='^(small)$'" in p.stderr
+    assert "nothing run; the console saved before" in p.stderr
+    assert (tmp_path / "img.run.log").read_text() == "the last run's console\n"
+    # No marker and no image: not built either (nothing to boot), and said so.
+    (tmp_path / "img.not-built").unlink()
+    p = bm("run", "--board-json", path)
+    assert p.returncode == 2 and "not built (no such file" in p.stderr, p.stderr
+    assert (tmp_path / "img.run.log").read_text() == "the last run's console\n"

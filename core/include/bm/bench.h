@@ -86,6 +86,11 @@ struct bm_bench {
 	 *  arch runs benchmark code unprivileged (ARCH_USER_ISOLATED); the checks after every
 	 *  benchmark (bm/port.h, arch_state_restore) still apply. */
 	uint8_t privileged;
+	/** Optional: 1 = it is meant to time runs on the state its own earlier runs leave (a
+	 *  structure that grows, an encoder's history): a cold run that differs from the warm ones
+	 *  is then what it measures, not an undeclared state-dependent result (which fails the run:
+	 *  docs/firmware.md); its record says carries_state. */
+	uint8_t carries_state;
 	/** Set by BM_BENCHMARK: the bytes its BM_SCRATCH declares (NULL: none declared). */
 	const __SIZE_TYPE__ *scratch_bytes;
 	/** Set by BM_BENCHMARK in a third-party source (the build defines BM_TU_CFLAGS there): its

@@ -4,6 +4,10 @@
 #ifndef BM_BUILD_INFO_H
 #define BM_BUILD_INFO_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct bm_build_info {
 	const char *kit_vcs;   /* git describe --always --dirty of the kit's tree, or "unknown" */
 	const char *label;     /* BM_LABEL, "" when none */
@@ -14,5 +18,9 @@ struct bm_build_info {
 };
 
 extern const struct bm_build_info bm_build_info;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 #include "bm/event_slots.h"
 #include "bm/shared.h" /* BM_EVENTS_MAX: most names BM_EVENTS may list (counted or not) */
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One event asked for. The arch fills source and what follows it (counted: in slot `slot` of the
  * snapshot) or reason (not counted). */
 struct bm_event {
@@ -29,5 +33,9 @@ const char *bm_event_os_reason(const char *name);
 #define BM_EVENT_REASON_BYTES 128
 char *bm_event_reason_buf(unsigned i);
 int bm_event_name_is(const char *name, const char *want);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 #include "bm/bench.h"
 #include "bm/port.h" /* the port contract the harness and the start-up drive */
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BM_FORMAT_TABLE   0x1u  /* human header, table rows and the closing line */
 #define BM_FORMAT_RECORDS 0x2u  /* JSON records */
 #define BM_FORMAT_HIST    0x4u  /* with RECORDS: a hist record after each ok result (the distribution) */
@@ -41,6 +45,10 @@ struct bm_config {
 	/** Optional: run only benchmarks for which this returns non-zero. */
 	int (*select)(const char *name, void *ctx);
 	void *select_ctx;
+	/** Optional: the static constructors (C++ objects at namespace scope), run once the board and
+	 *  the arch are up, before the first benchmark (a bare-metal start-up's; a hosted C library
+	 *  has run them before main). */
+	void (*constructors)(void);
 };
 
 /* Defaults from the build (BM_SAMPLES etc., see cmake/BaremarkOptions.cmake). */
@@ -53,7 +61,11 @@ const struct bm_bench *bm_bench_next(const struct bm_bench *prev, const struct b
 /* Runs the selected benchmarks; returns a bm_exit_status. */
 int bm_run(const struct bm_config *cfg);
 
-/* Bare-metal entry after C runtime set-up: defaults, bm_run, board exit. */
-__attribute__((noreturn)) void bm_main(void);
+/* Bare-metal entry after C runtime set-up: defaults, the start-up's constructors, bm_run, board exit. */
+__attribute__((noreturn)) void bm_main(void (*constructors)(void));
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* BM_HARNESS_H */

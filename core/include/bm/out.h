@@ -10,6 +10,10 @@
 
 #include "bm/wide.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BM_FMT_U64_MAX 21   /* 20 digits + NUL */
 #define BM_FMT_NUM_MAX 48   /* any bm_fmt_* result + NUL (a 128-bit value in thousandths too) */
 
@@ -37,5 +41,9 @@ size_t bm_strlen(const char *s);
 char *bm_append_str(char *p, const char *s);
 char *bm_append_u64(char *p, uint64_t v);
 char *bm_append_hex(char *p, uint64_t v, unsigned digits); /* "0x" + digits */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* BM_OUT_H */

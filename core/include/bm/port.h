@@ -17,6 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct bm_record;
 
 /* ==== Supplied by the arch: hot path, in arch/<arch>/include/arch/arch.h ====================
@@ -294,6 +298,10 @@ void bm_rt_stack(struct bm_stack *s);
  *  bare metal, [__user_stack_bottom, __user_stack_top), the kit's memory on both sides; lo == hi
  *  where there is none (a hosted runtime, a board that sets no __user_stack_size). */
 void bm_rt_user_stack(struct bm_stack *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 /* What core offers the ports in return: their half of the contract's other side. */
 #include "bm/services.h"

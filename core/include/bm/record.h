@@ -11,6 +11,10 @@
 #include "bm/shared.h" /* BM_RECORD_FORMAT */
 #include "bm/wide.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BM_RECORD_CHUNK 64
 
 struct bm_record {
@@ -43,5 +47,9 @@ void bm_rec_obj_begin(struct bm_record *r, const char *key);
 void bm_rec_obj_end(struct bm_record *r);
 /* Writes "crc":"xxxxxxxx"} and the newline. */
 void bm_rec_end(struct bm_record *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* BM_RECORD_H */

@@ -18,6 +18,10 @@
 #ifndef BM_SERVICES_H
 #define BM_SERVICES_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #ifndef BM_PORT_H
 #error "include bm/port.h: it includes this header after the types this one uses"
 #endif
@@ -192,5 +196,9 @@ static inline const struct bm_mem_region *bm_port_mem_map(unsigned *n)
 	*n = board_desc.mem_map ? board_desc.mem_map_len : 0;
 	return *n ? board_desc.mem_map : 0;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* BM_SERVICES_H */

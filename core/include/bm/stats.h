@@ -14,6 +14,10 @@
 #include "bm/shared.h"
 #include "bm/wide.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Geometry, fixed at compile time (docs/statistics.md has the figures). The histogram is anchored
  * at its top octave (that of the largest sample outside the exact tail): every octave
  * [2^e, 2^(e+1)) is cut into 46 quasi-geometric bins (relative error <= 0.80%) for the 13 octaves
@@ -258,5 +262,9 @@ const char *bm_stats_rebuild_begin(struct bm_stats *s, const struct bm_stats_his
 const char *bm_stats_rebuild_bin(struct bm_stats *s, uint64_t lo, uint64_t hi, uint64_t count);
 const char *bm_stats_rebuild_tail(struct bm_stats *s, uint64_t v);
 const char *bm_stats_rebuild_end(struct bm_stats *s, const struct bm_stats_hist_head *h);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* BM_STATS_H */

@@ -10,6 +10,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct bm_u128 {
 	uint64_t lo;
 	uint64_t hi;
@@ -118,5 +122,9 @@ void bm_wide_divmod(uint32_t *q, uint32_t *r, const uint32_t *a, const uint32_t 
 void bm_wide_isqrt(uint32_t *root, const uint32_t *a, unsigned n);
 /* The value, or UINT64_MAX when it does not fit 64 bits. */
 uint64_t bm_wide_sat64(const struct bm_wide *a);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* BM_WIDE_H */

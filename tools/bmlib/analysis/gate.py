@@ -65,3 +65,22 @@ def gate_failures(benches, gates):
                     else f"p = {r.p:.2g}" if r.p is not None else "interval excludes 0"
                 out.append((b.name, f"{g.metric} {change} is past {g.text} ({why})"))
     return out
+
+
+def state_failures(benches, a_runs, b_runs):
+    """[(bench name, message)] for every compared benchmark that is state-dependent, undeclared,
+    in a run of either side (the table's ok?, the record's state_dependent: its figures time runs
+    on its own output, so they are neither a baseline nor a result a gate can pass)."""
+    out = []
+    for b in benches:
+        sides = []
+        for side, runs in (("A", a_runs), ("B", b_runs)):
+            n = sum(1 for r in runs if r.bench(b.name) is not None and r.bench(b.name).result is not None
+                    and r.bench(b.name).result.get("state_dependent") is True)
+            if n:
+                sides.append(f"{n} of {len(runs)} runs of {side}")
+        if sides:
+            out.append((b.name, f"is state-dependent (ok?) in {' and '.join(sides)}: its figures time runs on its "
+                                "own output (give it a setup_each, or declare .carries_state = 1 if that is what "
+                                "it measures), so no gate passes on them"))
+    return out

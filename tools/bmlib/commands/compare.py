@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from ..analysis import dist, stats
 from ..analysis.compare import comparability, compare_bench, kit_versions, mixed_builds
-from ..analysis.gate import gate_failures, parse_gate
+from ..analysis.gate import gate_failures, parse_gate, state_failures
 from ..errors import UsageError
 from ..records import events
 from ..records.figures import SUMMARY
@@ -238,7 +238,7 @@ def main(args):
         if any("." in r.metric for b in benches for r in b.rows):
             print("NAME.mean, NAME.p50: an event count per iteration (positive change: B counts more; its source "
                   "is in bm report)")
-    fails = gate_failures(benches, gates) if gates else []
+    fails = gate_failures(benches, gates) + state_failures(benches, a_runs, b_runs) if gates else []
     for name, msg in fails:
         print(f"bm compare: gate failed: {name}: {printable(msg)}", file=sys.stderr)
     if gates and not fails:

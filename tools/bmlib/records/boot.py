@@ -446,6 +446,10 @@ class _Check:
             diff = [f"{s} = {bt.end.get(s)} (counted {c})" for s, c in counted.items()
                     if isinstance(bt.end.get(s), int) and bt.end.get(s) != c
                     and sum(counted.values()) == len(results)]
+            dep = sum(1 for r in results if r.get("status") == "ok" and r.get("state_dependent") is True)
+            told_dep = bt.end.get("state_dependent")
+            if isinstance(told_dep, int) and told_dep != dep:
+                diff.append(f"state_dependent = {told_dep} (counted {dep})")
             if diff:
                 self.say(("end",), bt.end, "end record", "totals differ from the results: " + ", ".join(diff))
             starts = [b for b in bt.benches if b.start is not None]

@@ -25,7 +25,7 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")   # BM_BENCHMARK's name is a C iden
 # What "only ok carries figures" forbids on any other status.
 FIGURES = QUANTILES + ("mean", "stddev", "cv_ppm", "ci95", "bound_ppm", "tukey", "insns",
                        "p50_ns", "mean_ns", "ops_per_s", "cycle_hz", "core_cycles_p50", "core_cycles_mean",
-                       "drift_ppm", "unstable", "events", "cold", "state_dependent", "state_reason")
+                       "drift_ppm", "unstable", "events", "cold", "state_dependent", "state_reason", "carries_state")
 
 
 def name_problem(name):
@@ -262,6 +262,8 @@ def check_result(d: dict) -> list:
                       f"comes with the flag, and only with it)")
     elif dep is None and why is not None:
         f.errs.append("state_reason without state_dependent")
+    if f.bool("carries_state", required=False) is not None and dep is not None:
+        f.errs.append("carries_state with state_dependent (a benchmark that declares it carries state gets no verdict)")
     drift, unstable = f.int("drift_ppm", required=False, hi=U32_MAX), f.bool("unstable", required=False)
     if drift is not None and unstable is not None and unstable != (drift > DRIFT_UNSTABLE_PPM):
         f.errs.append(f"unstable = {show(unstable)} but drift_ppm = {drift} (unstable means over {DRIFT_UNSTABLE_PPM})")
@@ -410,15 +412,17 @@ def check_end(d: dict) -> list:
     results = f.int("results")
     counts = {k: f.int(k) for k in STATUSES}
     status = f.int("exit_status", hi=2)
+    undeclared = f.int("state_dependent", required=False)
     used, size = f.int("stack_used_bytes", required=False), f.int("stack_bytes", required=False)
     if None not in counts.values() and results is not None:
         if sum(counts.values()) != results:
             f.errs.append(f"the status counts add up to {sum(counts.values())}, not results = {results}")
         elif status is not None:
-            want = 2 if results == 0 else 0 if counts["ok"] == results else 1
+            want = 2 if results == 0 else 0 if counts["ok"] == results and not undeclared else 1
             if status != want:
-                f.errs.append(f"exit_status = {status} but {counts['ok']} of {results} results are ok "
-                              f"(expected {want})")
+                f.errs.append(f"exit_status = {status} but {counts['ok']} of {results} results are ok"
+                              + (f", {undeclared} of them state-dependent" if undeclared else "")
+                              + f" (expected {want})")
     if ("stack_used_bytes" in d) != ("stack_bytes" in d):
         f.errs.append("stack_used_bytes and stack_bytes come together (bare metal) or not at all")
     if used is not None and size is not None and used >= size:

@@ -10,6 +10,10 @@
 
 #include "bm/event_slots.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Reads the group into slots[0..BM_EVENT_SLOTS-1] (an event that did not open: 0); a failed read
  * ends the run (status 3). */
 void arch_host_events_read(uint64_t *slots);
@@ -33,6 +37,10 @@ static inline __attribute__((always_inline)) void arch_snap_end_ev(struct arch_s
 	arch_snap_end(s);
 	__asm__ volatile("" ::: "memory");
 	arch_host_events_read(s->ev);
+}
+#endif
+
+#ifdef __cplusplus
 }
 #endif
 
