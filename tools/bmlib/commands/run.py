@@ -36,6 +36,7 @@ from ..records import model, rules, stream
 from ..records.board import load_board
 from ..records.figures import SUMMARY
 from ..shared import DEFAULTS
+from . import serve
 from .options import count, seconds
 
 BROKEN, TIMEOUT = 125, 124
@@ -87,6 +88,7 @@ def add_arguments(p):
                    help="what to stream: table (records hidden), all, auto = table on a terminal "
                         "(default: $BM_SHOW, else auto)")
     model.add_arguments(p)
+    serve.add_arguments(p)
     p.add_argument("cmd", nargs=argparse.REMAINDER, help="-- command to run")
 
 
@@ -222,6 +224,7 @@ def echo_for(args):
 
 def main(args):
     cmd = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
+    served = serve.wanted(args)   # (--list, --bench: a served image, tools/bmlib/commands/serve.py)
     if args.board_json:
         if args.log:
             raise UsageError("--log judges a saved log; give no --board-json with it")
@@ -252,6 +255,8 @@ def main(args):
                              f"or `bm check {exe}`")
         hint = f": install the Debian package {args.package} (tools/setup does)" if args.package else ""
         raise UsageError(f"{exe} not found{hint}")
+    if served:
+        return serve.main(args, cmd, echo_for(args), lambda rc: map_status(rc, args.exit_map), judge)
     counts = None
     if args.model:
         # (the console is shown once the model's counts are merged into its records)
