@@ -14,7 +14,7 @@ set(_BM_BOARD_VARS BM_ARCH BM_CPU_FLAGS BM_BOARD_SOURCES BM_BOARD_LIBS BM_BOARD_
     BM_EVENTS_DEFAULT BM_EVENT_CODES BM_CONSOLE_INPUT CACHE INTERNAL "")
 # The console drivers that read (their getc, bm/port.h): a board whose console is one of them can
 # be built served (BM_SERVE) without saying so.
-set(_BM_CONSOLE_INPUT_DRIVERS uart_ns16550 CACHE INTERNAL "")
+set(_BM_CONSOLE_INPUT_DRIVERS uart_ns16550 uart_cmsdk CACHE INTERNAL "")
 # ...under an older name (old:new, read with a warning naming the new one)...
 set(_BM_BOARD_RENAMED BM_REQUIRE_RAM_FREE:BM_REQUIRE_RAM_FREE_BYTES CACHE INTERNAL "")
 # ...and its arch.cmake.
