@@ -122,6 +122,9 @@ def explain(lg):
     if bt is None:
         say("no records arrived" if not lg.scan.records else "no meta record arrived")
         return
+    if (bt.meta.data or {}).get("serve") is True:
+        say("the image is served (its meta record says serve: true): it waits for commands; give it some "
+            "with --list or --bench (docs/records.md, \"Served images\")")
     done = [b for b in bt.benches if b.result is not None]
     say(f"{len(bt.records)} records arrived, {len(done)} of {(bt.meta.data or {}).get('benchmarks', '?')} results")
     if bt.running is not None:
