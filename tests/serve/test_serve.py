@@ -9,20 +9,17 @@ monitor escape) gets one error record and the loop goes on; bm check accepts eve
 finds what an edit of one breaks; docs/records.md names every key the served records carry."""
 import json
 import os
-from decimal import Decimal
 import re
 import subprocess
 import sys
+from decimal import Decimal
 
 import pytest
 
-sys.dont_write_bytecode = True
-os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
-BM = os.path.join(ROOT, "tools", "bm")
-PY = "/usr/bin/python3"
-sys.path.insert(0, os.path.join(ROOT, "tools"))
+# tests/tools/conftest.py: the kit's paths, bmlib importable, no bytecode written, and tools/bm
+# run as a user runs it
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from conftest import ROOT, bm  # noqa: E402
 from bmlib.commands.run import map_status  # noqa: E402
 from bmlib.records import frame, log, session  # noqa: E402
 from bmlib.records.board import load_board  # noqa: E402
@@ -44,10 +41,6 @@ def env(name):
     return v
 
 
-def bm(*args, timeout=300):
-    return subprocess.run([PY, BM] + [str(a) for a in args], capture_output=True, text=True, timeout=timeout)
-
-
 @pytest.fixture(scope="module")
 def served():
     """The served image's board.json, built here (with the enclosing build's C library)."""
@@ -66,7 +59,7 @@ def served():
 def normal(tmp_path_factory):
     """The enclosing build's image's run: its results by name."""
     path = tmp_path_factory.mktemp("normal") / "normal.log"
-    p = bm("run", "--quiet", "--save", path, "--board-json", env("BM_SERVE_NORMAL_JSON"))
+    p = bm("run", "--quiet", "--save", path, "--board-json", env("BM_SERVE_NORMAL_JSON"), timeout=600)
     assert p.returncode == 0, p.stderr
     bt = log.analyze(path.read_bytes(), str(path)).last_complete()
     return {b.name: b.result for b in bt.benches}
