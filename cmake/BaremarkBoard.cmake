@@ -11,7 +11,10 @@ set(_BM_BOARD_VARS BM_ARCH BM_CPU_FLAGS BM_BOARD_SOURCES BM_BOARD_LIBS BM_BOARD_
     BM_LIBC_DEFAULT BM_QEMU BM_QEMU_VARIANTS BM_EXIT_MAP BM_FLASH BM_POST_BUILD BM_TEST_BAD_ADDRESS
     BM_TEST_FLASH_WRITE BM_TEST_CONSOLE_OFF BM_SUITE_SMALL BM_SELECT_DEFAULT BM_REQUIRE_RAM_FREE_BYTES
     BM_DESCRIPTION BM_RUNS_ON BM_PRESET_CACHE BM_PRESET_VARIANTS BM_CACHE_L1D BM_CACHE_L1I BM_CACHE_L2
-    BM_EVENTS_DEFAULT BM_EVENT_CODES CACHE INTERNAL "")
+    BM_EVENTS_DEFAULT BM_EVENT_CODES BM_CONSOLE_INPUT CACHE INTERNAL "")
+# The console drivers that read (their getc, bm/port.h): a board whose console is one of them can
+# be built served (BM_SERVE) without saying so.
+set(_BM_CONSOLE_INPUT_DRIVERS uart_ns16550 uart_cmsdk CACHE INTERNAL "")
 # ...under an older name (old:new, read with a warning naming the new one)...
 set(_BM_BOARD_RENAMED BM_REQUIRE_RAM_FREE:BM_REQUIRE_RAM_FREE_BYTES CACHE INTERNAL "")
 # ...and its arch.cmake.
@@ -82,6 +85,17 @@ macro(_bm_board_check dir)
   endif()
   if(NOT BM_LIBC_DEFAULT)
     set(BM_LIBC_DEFAULT picolibc)
+  endif()
+  # Whether the console reads (a served image's commands, BM_SERVE): the board says so, or its
+  # console is a driver with a getc (boards/drivers/README.md).
+  if(NOT DEFINED BM_CONSOLE_INPUT)
+    set(BM_CONSOLE_INPUT OFF)
+    foreach(_s ${BM_BOARD_SOURCES})
+      get_filename_component(_s ${_s} NAME_WE)
+      if(_s IN_LIST _BM_CONSOLE_INPUT_DRIVERS)
+        set(BM_CONSOLE_INPUT ON)
+      endif()
+    endforeach()
   endif()
   if(BM_TEST_CONSOLE_OFF AND NOT BM_TEST_CONSOLE_OFF MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
     message(FATAL_ERROR "${dir}/board.cmake: BM_TEST_CONSOLE_OFF='${BM_TEST_CONSOLE_OFF}': name the console "
@@ -188,9 +202,14 @@ function(_bm_kit_target board libc out)
     return()
   endif()
   foreach(_v BM_DIR BM_HOSTED BM_ARCH_SOURCES BM_ARCH_INCLUDE BM_BOARD_SOURCES BM_BOARD_DEFINES
-             BM_BOARD_LIBS BM_ARCH_LINK_FLAGS LINK_CPU_FLAGS BM_USER_ISOLATED BM_USER_STACK_BOUNDED)
+             BM_BOARD_LIBS BM_ARCH_LINK_FLAGS LINK_CPU_FLAGS BM_USER_ISOLATED BM_USER_STACK_BOUNDED BM_CONSOLE_INPUT)
     _bm_get(${board} ${_v})
   endforeach()
+  if(BM_SERVE AND NOT BM_CONSOLE_INPUT)
+    message(FATAL_ERROR "BM_SERVE=ON, but board ${board}'s console cannot read (its driver has no getc, "
+                        "boards/drivers/README.md): a served image reads its commands there. Configure it "
+                        "without BM_SERVE, or give its console driver a getc.")
+  endif()
   # Board sources are relative to the board's folder, or absolute (the kit's drivers and
   # families through ${BM_DRIVERS} and ${BM_FAMILIES}, set while board.cmake is read).
   list(TRANSFORM BM_BOARD_SOURCES PREPEND ${BM_DIR}/ REGEX "^[^/]")
@@ -232,6 +251,7 @@ function(_bm_kit_target board libc out)
   target_compile_definitions(${kit} PRIVATE BM_BOARD_NAME="${board}" BM_SAMPLES=${BM_SAMPLES}
                              BM_MIN_BATCH_CYCLES=${BM_MIN_BATCH_CYCLES} BM_KIT_VERSION="${BAREMARK_VERSION}"
                              BM_BENCH_TIMEOUT_MS=${BM_BENCH_TIMEOUT_MS} BM_HIST=$<BOOL:${BM_HIST}>
+                             $<$<BOOL:${BM_SERVE}>:BM_SERVE=1>
                              ${ev_kit} ${BM_BOARD_DEFINES})
   if(BM_QEMU_MODEL STREQUAL "cache") # the cache model's marker area (cmake/BaremarkModel.cmake)
     target_compile_definitions(${kit} PRIVATE BM_MODEL=1)

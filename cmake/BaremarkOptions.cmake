@@ -12,6 +12,7 @@ set(BM_QEMU_ICOUNT ON CACHE STRING "Run QEMU deterministically (-icount shift=0,
 set(BM_FOR_HARDWARE OFF CACHE STRING "Build for the real board, not its QEMU model (records say built_for=hardware)")
 set(BM_SAMPLES ${BM_DEFAULT_SAMPLES} CACHE STRING "Timed batches per benchmark")
 set(BM_HIST ${BM_DEFAULT_HIST} CACHE STRING "A hist record (the whole distribution) after each ok result; OFF for slow links")
+set(BM_SERVE OFF CACHE STRING "A served image: after its meta record it runs the benchmarks the console's commands name")
 set(BM_MIN_BATCH_CYCLES ${BM_DEFAULT_MIN_BATCH_CYCLES} CACHE STRING "Calibration: a timed batch lasts at least this many cycles")
 set(BM_QEMU_TIMEOUT_S ${BM_DEFAULT_QEMU_TIMEOUT_S} CACHE STRING "Seconds a QEMU run may take before the runner kills it")
 set(BM_BENCH_TIMEOUT_MS ${BM_DEFAULT_BENCH_TIMEOUT_MS} CACHE STRING "Watchdog: a benchmark's time budget in ms, setup to teardown (0: none)")
@@ -39,7 +40,7 @@ foreach(_r BM_QEMU_TIMEOUT:BM_QEMU_TIMEOUT_S)
 endforeach()
 
 # Booleans: CMake's own truth values only, so "maybe" or "yes please" is refused, not read as OFF.
-foreach(_opt BM_QEMU_ICOUNT BM_FOR_HARDWARE BM_HIST)
+foreach(_opt BM_QEMU_ICOUNT BM_FOR_HARDWARE BM_HIST BM_SERVE)
   string(TOUPPER "${${_opt}}" _v)
   if(NOT _v MATCHES "^(ON|OFF|TRUE|FALSE|YES|NO|Y|N|1|0)$")
     message(FATAL_ERROR "${_opt}='${${_opt}}' is not a boolean: use ON or OFF.")

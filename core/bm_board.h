@@ -3,9 +3,10 @@
  * core alone uses (the two an arch may use too, bm_port_timer and bm_port_mem_map, are offered in
  * bm/services.h). Core-private: not for arch or board code. Core reaches the board's devices only
  * through these, so each device has one rule for whether it is there: a console that can write
- * (putc), a timer that reads and has a rate (read and hz, after its init), an alarm that arms and
- * disarms and whose init (if any) succeeded. Optional hooks are called only when set. bm_run
- * brings them up in this order: board, console, (the first console line), timer, arch, alarm. */
+ * (putc) and, in a served image, read (getc), a timer that reads and has a rate (read and hz,
+ * after its init), an alarm that arms and disarms and whose init (if any) succeeded. Optional
+ * hooks are called only when set. bm_run brings them up in this order: board, console, (the first
+ * console line), timer, arch, alarm. */
 #ifndef BM_BOARD_H
 #define BM_BOARD_H
 
@@ -53,6 +54,20 @@ static inline int bm_port_console_restore(void)
 {
 	struct bm_console *con = board_desc.console;
 	return con && con->restore ? con->restore(con) != 0 : 0;
+}
+
+/* 1: the console can read (a served image's commands, BM_SERVE). */
+static inline int bm_port_console_reads(void)
+{
+	struct bm_console *con = board_desc.console;
+	return con && con->getc;
+}
+
+/* The next byte the console received, or -1: none yet (or a console that cannot read). */
+static inline int bm_port_getc(void)
+{
+	struct bm_console *con = board_desc.console;
+	return con && con->getc ? (con->getc)(con) : -1; /* parenthesised: <stdio.h> may define getc */
 }
 
 /* For the header and the meta record ("none" without a console). */

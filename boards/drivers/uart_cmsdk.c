@@ -5,10 +5,11 @@
 #include "mmio.h"
 
 #define REG_DATA 0x00
-#define REG_STATE 0x04   /* bit 0: TX buffer full */
+#define REG_STATE 0x04   /* bit 0: TX buffer full, bit 1: RX buffer full */
 #define REG_CTRL 0x08    /* bit 0: TX enable, bit 1: RX enable */
 #define REG_BAUDDIV 0x10 /* PCLK / baud, at least 16 */
 #define STATE_TXFULL (1u << 0)
+#define STATE_RXFULL (1u << 1)
 #define CTRL_TXEN (1u << 0)
 #define CTRL_RXEN (1u << 1)
 #define PUTC_SPINS 1000000u
@@ -48,4 +49,11 @@ void cmsdk_uart_putc(struct bm_console *con, char c)
 	for (unsigned i = 0; i < PUTC_SPINS && (*mmio32(u->base + REG_STATE) & STATE_TXFULL); i++)
 		;
 	*mmio32(u->base + REG_DATA) = (uint8_t)c;
+}
+
+/* A served image's commands (bm/port.h's getc): the byte the receiver holds, if it holds one. */
+int cmsdk_uart_getc(struct bm_console *con)
+{
+	const struct cmsdk_uart *u = UART(con);
+	return *mmio32(u->base + REG_STATE) & STATE_RXFULL ? (int)(uint8_t)*mmio32(u->base + REG_DATA) : -1;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Arm CMSDK APB UART (the MPS2/MPS3 FPGA images, many Cortex-M SoCs built from the Cortex-M
  * System Design Kit): shared driver, instantiated by a board with its base address and PCLK.
- * Polled, transmit only. Nothing is sent until CTRL.TXEN is set, which init does. */
+ * Polled; it receives only what a served image reads (cmsdk_uart_getc). Nothing is sent until
+ * CTRL.TXEN is set, which init does (and CTRL.RXEN). */
 #ifndef DRIVERS_UART_CMSDK_H
 #define DRIVERS_UART_CMSDK_H
 
@@ -17,10 +18,13 @@ struct cmsdk_uart {
 void cmsdk_uart_init(struct bm_console *con);
 int cmsdk_uart_restore(struct bm_console *con);
 void cmsdk_uart_putc(struct bm_console *con, char c);
+/* The next byte received, or -1 (none): a served image's commands. */
+int cmsdk_uart_getc(struct bm_console *con);
 /* The fault test's hook (boards/drivers/README.md): the console's output off. */
 void cmsdk_uart_tx_off(struct bm_console *con);
 
 #define CMSDK_UART_CONSOLE(name_) \
-	{.name = (name_), .init = cmsdk_uart_init, .putc = cmsdk_uart_putc, .restore = cmsdk_uart_restore}
+	{.name = (name_), .init = cmsdk_uart_init, .putc = cmsdk_uart_putc, .restore = cmsdk_uart_restore, \
+	 .getc = cmsdk_uart_getc}
 
 #endif

@@ -4,6 +4,7 @@
 #include "mmio.h"
 
 #define REG_THR 0 /* transmit holding (write) */
+#define REG_RBR 0 /* receive buffer (read) */
 #define REG_DLL 0 /* divisor latch low (DLAB=1) */
 #define REG_IER 1 /* interrupt enable */
 #define REG_DLM 1 /* divisor latch high (DLAB=1) */
@@ -15,6 +16,7 @@
 #define LCR_8N1 0x03
 #define FCR_FIFO_ON_CLEAR 0x07 /* FIFOs on, both cleared */
 #define MCR_DTR_RTS 0x03
+#define LSR_DR 0x01 /* data ready: the receive buffer (FIFO) holds a byte */
 #define LSR_THRE 0x20
 #define PUTC_SPINS 1000000u
 #define REG_IIR 2 /* interrupt identification (read) */
@@ -125,4 +127,11 @@ void ns16550_write(struct bm_console *con, const char *s, size_t n)
 void ns16550_putc(struct bm_console *con, char c)
 {
 	ns16550_write(con, &c, 1);
+}
+
+/* A served image's commands (bm/port.h's getc): a byte if the receiver holds one. */
+int ns16550_getc(struct bm_console *con)
+{
+	const struct ns16550 *u = UART(con);
+	return rd(u, REG_LSR) & LSR_DR ? rd(u, REG_RBR) : -1;
 }

@@ -31,6 +31,8 @@ set(BM_RUNS_ON "TODO: `qemu-system-riscv32 -machine TODO`, or the board")
 #                                        # fault test expects of fault_rodata_write, and why, in a comment
 # set(BM_TEST_CONSOLE_OFF ns16550_tx_off) # the fault test turns the console off with this hook of its
 #                                        # driver (boards/drivers/README.md); unset: no such test
+# set(BM_CONSOLE_INPUT ON)               # its console's driver has a getc (bm/port.h), so it can be built
+#                                        # served (BM_SERVE); default: ON for the kit's drivers that have one
 # set(BM_PRESET_CACHE BM_LIBC=none)      # cache variables of its preset (beyond BM_BOARD)
 # set(BM_PRESET_VARIANTS v) + set(BM_PRESET_v BM_LIBC=none) + set(BM_PRESET_v_DESCRIPTION "...")
 #                                        # more presets, named <board>-v, each with a row in the table

@@ -223,6 +223,12 @@ void bm_rec_elem_u64(struct bm_record *r, uint64_t value)
 	r->need_comma = 1;
 }
 
+void bm_rec_elem_str(struct bm_record *r, const char *value)
+{
+	elem(r);
+	put_string(r, value ? value : "");
+}
+
 void bm_rec_array_end(struct bm_record *r)
 {
 	close_(r, ']');

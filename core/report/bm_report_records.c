@@ -55,6 +55,8 @@ void bm_record_meta(const struct bm_run_info *run, int hist)
 	bm_rec_u64(&r, "min_batch_cycles", run->cfg->min_batch_cycles);
 	bm_rec_u64(&r, "bench_timeout_ms", bm_port_alarm ? run->cfg->bench_timeout_ms : 0);
 	bm_rec_u64(&r, "benchmarks", run->n);
+	if (BM_SERVE) /* (then benchmarks and samples are what a command runs: docs/records.md) */
+		bm_rec_bool(&r, "serve", 1);
 	bm_rec_bool(&r, "hist", hist);
 	bm_rec_u64(&r, "stats_bytes", sizeof(struct bm_stats));
 	rec_facts(&r, "arch_facts", ai->facts);
@@ -182,21 +184,26 @@ void bm_record_hist(const struct bm_run_info *run, const struct bm_bench *b, con
 	bm_rec_end(&r);
 }
 
+void bm_record_tally(struct bm_record *r, const struct bm_tally *t, unsigned results, int status)
+{
+	bm_rec_u64(r, "results", results);
+	for (unsigned i = 0; i < BM_ST_COUNT; i++)
+		bm_rec_u64(r, bm_status_names[i], t->by_status[i]);
+	if (bm_build_info.icount) /* (where the verdict exists) */
+		bm_rec_u64(r, "state_dependent", t->state_dependent);
+	bm_rec_u64(r, "exit_status", (uint64_t)status);
+	if (t->shares_known) {
+		bm_rec_u64(r, "run_cycles", t->run_cycles);
+		bm_rec_u64(r, "body_cycles", t->body_cycles);
+		bm_rec_u64(r, "user_cycles", t->user_cycles);
+	}
+}
+
 void bm_record_end(const struct bm_run_info *run, const struct bm_tally *t, int status)
 {
 	struct bm_record r;
 	bm_rec_begin(&r, "end");
-	bm_rec_u64(&r, "results", run->n);
-	for (unsigned i = 0; i < BM_ST_COUNT; i++)
-		bm_rec_u64(&r, bm_status_names[i], t->by_status[i]);
-	if (bm_build_info.icount) /* (where the verdict exists) */
-		bm_rec_u64(&r, "state_dependent", t->state_dependent);
-	bm_rec_u64(&r, "exit_status", (uint64_t)status);
-	if (t->shares_known) {
-		bm_rec_u64(&r, "run_cycles", t->run_cycles);
-		bm_rec_u64(&r, "body_cycles", t->body_cycles);
-		bm_rec_u64(&r, "user_cycles", t->user_cycles);
-	}
+	bm_record_tally(&r, t, run->n, status);
 	if (run->clk.cycle_hz) {
 		bm_rec_u64(&r, "cycle_hz", run->clk.cycle_hz);
 		bm_rec_u64(&r, "clock_ticks", run->clk.window_ticks);

@@ -75,5 +75,8 @@ void bm_record_result_open(struct bm_record *r, const struct bm_run_info *run, c
 void bm_record_hist(const struct bm_run_info *run, const struct bm_bench *b, const struct bm_bench_result *res,
                     const struct bm_stats *st);
 void bm_record_end(const struct bm_run_info *run, const struct bm_tally *t, int status);
+/* The end record's tally (results, each status's count, the exit status, where the cycles went),
+ * into an open record: the end's, and a served run command's done record. */
+void bm_record_tally(struct bm_record *r, const struct bm_tally *t, unsigned results, int status);
 
 #endif /* BM_REPORT_H */

@@ -2,12 +2,14 @@
 /* The kit's run: its configuration's defaults, the benchmarks in name order, the board and the
  * arch brought up, the counter read overhead and the cycle clock measured, each selected
  * benchmark run (bm_measure.c) and every outcome handed to the report (core/report/). The exit
- * status follows from the tally. */
+ * status follows from the tally. A served image (BM_SERVE) takes the same steps from its command
+ * loop (core/serve/). */
 #include "bm/out.h"
 #include "bm/wide.h"
 #include "bm_board.h"
 #include "report/report.h"
 #include "run/run.h"
+#include "serve/serve.h"
 
 /* The build's options (cmake/BaremarkOptions.cmake); without them, the same defaults (bm/shared.h). */
 #ifndef BM_SAMPLES
@@ -177,48 +179,77 @@ static int prepare(const struct bm_config *cfg, struct bm_config *eff, struct bm
 	return 0;
 }
 
-int bm_run(const struct bm_config *cfg)
+/* Everything before the first benchmark: bring-up, the selection and the configuration checked,
+ * the counter's overhead, the header and the meta record. eff becomes cfg with the calibration
+ * target this machine needs, run the run's facts, *start_cycles the counter when the devices were
+ * up. Returns 0, or the exit status of a configuration error. */
+static int begin(const struct bm_config *cfg, struct bm_config *eff, struct bm_run_info *run, uint64_t *start_cycles)
 {
 	bring_up(cfg);
 	if (cfg->constructors)
 		cfg->constructors();
-	uint64_t run_start_cycles = bm_cycles_now();
-	struct bm_config eff = *cfg; /* with the calibration target this machine needs */
+	*start_cycles = bm_cycles_now();
+	*eff = *cfg; /* with the calibration target this machine needs */
 	/* (names shorter than the column's title still leave the title its width) */
-	struct bm_run_info run = {.cfg = &eff, .ai = arch_get_info(), .name_width = sizeof "benchmark" - 1};
-	int err = prepare(cfg, &eff, &run);
+	*run = (struct bm_run_info){.cfg = eff, .ai = arch_get_info(), .name_width = sizeof "benchmark" - 1};
+	int err = prepare(cfg, eff, run);
+	if (!err)
+		bm_guard_kit_init(&kit);
+	return err;
+}
+
+void bm_run_bench(struct bm_run_info *run, const struct bm_bench *b, unsigned index, struct bm_tally *tally)
+{
+	struct bm_bench_result res;
+	bm_report_bench_begin(run, b, index);
+	bm_port_bench_begin(b->name);
+	if (bm_run_one(b, run->cfg, &run->oh, &run->clk, &kit, &res) != 0)
+		bm_fatal_abort((const char *const[]){"baremark: benchmark ", b->name, " wrote over the kit's own state "
+		                                      "(its guard words);\n*** no figure of it can be trusted", 0});
+	tally->by_status[res.status]++;
+	tally->state_dependent += res.status == BM_ST_OK && res.state_reason;
+	tally->body_cycles += res.body_cycles;
+	tally->user_cycles += res.user_cycles;
+	bm_report_bench_end(run, b, &res, &kit.stats);
+	/* A benchmark may have stopped the counter (mcountinhibit, PMCR, a HAL's DWT set-up):
+	 * every later benchmark would read 0 cycles and report it as its figure. */
+	if (!counter_advances())
+		bm_fatal_abort((const char *const[]){"baremark: the cycle counter (", run->ai->cycle_counter,
+		                                      ") stopped during benchmark ", b->name,
+		                                      ";\n*** no later figure could be measured", 0});
+}
+
+void bm_tally_close(struct bm_tally *tally, uint64_t start_cycles)
+{
+	tally->run_cycles = bm_cycles_now() - start_cycles;
+	tally->shares_known = tally->body_cycles <= tally->run_cycles &&
+	                      tally->user_cycles <= tally->run_cycles - tally->body_cycles;
+	tally->stack_used_bytes = bm_guard_stack_mark(&tally->stack_bytes);
+}
+
+int bm_run_end(struct bm_run_info *run, struct bm_tally *tally, uint64_t start_cycles)
+{
+	int status = tally->by_status[BM_ST_OK] == run->n && !tally->state_dependent ? BM_EXIT_PASS : BM_EXIT_FAIL;
+	bm_tally_close(tally, start_cycles);
+	bm_report_end(run, tally, status);
+	return status;
+}
+
+int bm_run(const struct bm_config *cfg)
+{
+	struct bm_config eff;
+	struct bm_run_info run;
+	uint64_t start_cycles;
+	int err = begin(cfg, &eff, &run, &start_cycles);
 	if (err)
 		return err;
-
+	if (BM_SERVE) /* (a served image runs what the console's commands name: core/serve/) */
+		return bm_serve(cfg, &run, start_cycles);
 	struct bm_tally tally = {0};
 	unsigned index = 0;
-	bm_guard_kit_init(&kit);
-	for (const struct bm_bench *b = bm_bench_next(0, cfg); b; b = bm_bench_next(b, cfg)) {
-		struct bm_bench_result res;
-		bm_report_bench_begin(&run, b, ++index);
-		bm_port_bench_begin(b->name);
-		if (bm_run_one(b, &eff, &run.oh, &run.clk, &kit, &res) != 0)
-			bm_fatal_abort((const char *const[]){"baremark: benchmark ", b->name, " wrote over the kit's own state "
-			                                      "(its guard words);\n*** no figure of it can be trusted", 0});
-		tally.by_status[res.status]++;
-		tally.state_dependent += res.status == BM_ST_OK && res.state_reason;
-		tally.body_cycles += res.body_cycles;
-		tally.user_cycles += res.user_cycles;
-		bm_report_bench_end(&run, b, &res, &kit.stats);
-		/* A benchmark may have stopped the counter (mcountinhibit, PMCR, a HAL's DWT set-up):
-		 * every later benchmark would read 0 cycles and report it as its figure. */
-		if (!counter_advances())
-			bm_fatal_abort((const char *const[]){"baremark: the cycle counter (", run.ai->cycle_counter,
-			                                      ") stopped during benchmark ", b->name,
-			                                      ";\n*** no later figure could be measured", 0});
-	}
-	int status = tally.by_status[BM_ST_OK] == run.n && !tally.state_dependent ? BM_EXIT_PASS : BM_EXIT_FAIL;
-	tally.run_cycles = bm_cycles_now() - run_start_cycles;
-	tally.shares_known = tally.body_cycles <= tally.run_cycles &&
-	                     tally.user_cycles <= tally.run_cycles - tally.body_cycles;
-	tally.stack_used_bytes = bm_guard_stack_mark(&tally.stack_bytes);
-	bm_report_end(&run, &tally, status);
-	return status;
+	for (const struct bm_bench *b = bm_bench_next(0, cfg); b; b = bm_bench_next(b, cfg))
+		bm_run_bench(&run, b, ++index, &tally);
+	return bm_run_end(&run, &tally, start_cycles);
 }
 
 void bm_main(void (*constructors)(void))

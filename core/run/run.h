@@ -17,6 +17,11 @@
 #include "bm/wide.h"
 #include "guard/guard.h"
 
+/* The build's option (cmake/BaremarkOptions.cmake): 1 in a served image (core/serve/). */
+#ifndef BM_SERVE
+#define BM_SERVE 0
+#endif
+
 /* ---- the counter and the clock (bm_clock.c) ---- */
 
 /* Cost of one counter read pair (begin + end with nothing between), measured at boot. */

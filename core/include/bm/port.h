@@ -175,7 +175,8 @@ const char *arch_state_restore(void);
  * A board is data: device instances from boards/drivers/ (each driver embeds the device struct
  * and implements its ops), a memory map, and one `const struct bm_board board_desc`. */
 
-/* The console: a byte sink. Drivers embed it (e.g. struct ns16550 { struct bm_console con; ...}). */
+/* The console: a byte sink (and, where the driver reads, a source of commands). Drivers embed it
+ * (e.g. struct ns16550 { struct bm_console con; ...}). */
 struct bm_console {
 	/** For the meta record, e.g. "ns16550a@0x10000000". */
 	const char *name;
@@ -192,6 +193,10 @@ struct bm_console {
 	 *  turned the transmitter off, changed the frame format); 1 when it had to. Called by core
 	 *  after every benchmark, before its row is printed. */
 	int (*restore)(struct bm_console *con);
+	/** Optional: the next byte received (0..255), or -1 when none has arrived; never blocks.
+	 *  Called by core only in a served image (BM_SERVE, docs/records.md), from the kit's own code
+	 *  between benchmarks. NULL: the console cannot read, and BM_SERVE is refused for the board. */
+	int (*getc)(struct bm_console *con);
 };
 
 /* A free-running timer, the reference for the cycle-counter frequency and for ns figures. */

@@ -37,11 +37,12 @@ void bm_rec_u128(struct bm_record *r, const char *key, struct bm_u128 value);
 void bm_rec_milli128(struct bm_record *r, const char *key, struct bm_u128 milli);
 /* A number the caller formatted (decimal digits only), e.g. an exact integer wider than 128 bits. */
 void bm_rec_num(struct bm_record *r, const char *key, const char *digits);
-/* Arrays: "key":[ ... ]; elements are numbers (bm_rec_elem_u64) or nested arrays
- * (bm_rec_elem_array_begin ... bm_rec_array_end). */
+/* Arrays: "key":[ ... ]; elements are numbers (bm_rec_elem_u64), strings (bm_rec_elem_str) or
+ * nested arrays (bm_rec_elem_array_begin ... bm_rec_array_end). */
 void bm_rec_array_begin(struct bm_record *r, const char *key);
 void bm_rec_elem_array_begin(struct bm_record *r);
 void bm_rec_elem_u64(struct bm_record *r, uint64_t value);
+void bm_rec_elem_str(struct bm_record *r, const char *value);
 void bm_rec_array_end(struct bm_record *r);
 void bm_rec_obj_begin(struct bm_record *r, const char *key);
 void bm_rec_obj_end(struct bm_record *r);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Fake arch and board for host unit tests: the scripted clock, a timer derived from it
  * (1 timer tick = 100 cycles, i.e. a 10 MHz timer beside a 1 GHz core), and a console that
- * captures output in memory so tests can read back records. Exit is recorded, not taken. */
+ * captures output in memory so tests can read back records (and gives a served loop its input). Exit is recorded, not taken. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,9 +60,32 @@ static void fake_bench_end(const char *name, struct bm_record *r)
 		bm_rec_u64(r, "fake_board_key", 42);
 }
 
+/* A served image's commands (test_serve.c): the bytes of fake_console_in, then none. A served
+ * loop that keeps waiting once they are all read (it missed its `end`) would spin forever: the
+ * test is ended instead, naming why. */
+const char *fake_console_in;
+size_t fake_console_in_len;
+
+static int fake_getc(struct bm_console *con)
+{
+	static unsigned long idle;
+	(void)con;
+	if (fake_console_in_len) {
+		idle = 0;
+		fake_console_in_len--;
+		return (unsigned char)*fake_console_in++;
+	}
+	if (++idle > 1000000) {
+		printf("  fake console: the served loop still waits after its input ran out (no `end` taken?)\n");
+		exit(1);
+	}
+	return -1;
+}
+
 /* lf_only: the captured text is compared with C strings that end lines with '\n'. */
 int fake_console_restore(struct bm_console *con);
-static struct bm_console console = {.name = "memory", .putc = fake_putc, .lf_only = 1, .restore = fake_console_restore};
+static struct bm_console console = {.name = "memory", .putc = fake_putc, .lf_only = 1, .restore = fake_console_restore,
+                                    .getc = fake_getc};
 static struct bm_timer timer = {.name = "fake-timer", .read = fake_timer, .hz = 10000000};
 static const struct bm_exit exit_dev = {.name = "recorded", .exit = fake_exit};
 static const struct bm_kv board_facts[] = {{"fake_board", "yes"}, {0, 0}};

@@ -9,6 +9,9 @@ extern size_t fake_console_len;
 extern int fake_exit_status;
 extern uint64_t fake_counter_written;
 extern int fake_bench_begins, fake_bench_ends;
+/* What the console's getc gives a served loop (core/serve), byte by byte, then -1. */
+extern const char *fake_console_in;
+extern size_t fake_console_in_len;
 /* What the next check after a benchmark finds changed (bm/port.h, arch_state_restore and the
  * console's restore), each cleared once read. */
 extern const char *fake_state_changed;

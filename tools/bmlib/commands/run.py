@@ -36,6 +36,7 @@ from ..records import model, rules, stream
 from ..records.board import load_board
 from ..records.figures import SUMMARY
 from ..shared import DEFAULTS
+from . import serve
 from .options import count, seconds
 
 BROKEN, TIMEOUT = 125, 124
@@ -93,6 +94,7 @@ def add_arguments(p):
                    help="what to stream: table (records hidden), all, auto = table on a terminal "
                         "(default: $BM_SHOW, else auto)")
     model.add_arguments(p)
+    serve.add_arguments(p)
     p.add_argument("cmd", nargs=argparse.REMAINDER, help="-- command to run")
 
 
@@ -126,6 +128,9 @@ def explain(lg):
     if bt is None:
         say("no records arrived" if not lg.scan.records else "no meta record arrived")
         return
+    if (bt.meta.data or {}).get("serve") is True:
+        say("the image is served (its meta record says serve: true): it waits for commands; give it some "
+            "with --list or --bench (docs/records.md, \"Served images\")")
     done = [b for b in bt.benches if b.result is not None]
     say(f"{len(bt.records)} records arrived, {len(done)} of {(bt.meta.data or {}).get('benchmarks', '?')} results")
     if bt.running is not None:
@@ -251,6 +256,7 @@ def echo_for(args):
 
 def main(args):
     cmd = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
+    served = serve.wanted(args)   # (--list, --bench: a served image, tools/bmlib/commands/serve.py)
     if args.board_json:
         if args.log:
             raise UsageError("--log judges a saved log; give no --board-json with it")
@@ -281,6 +287,8 @@ def main(args):
                              f"or `bm check {exe}`")
         hint = f": install the Debian package {args.package} (tools/setup does)" if args.package else ""
         raise UsageError(f"{exe} not found{hint}")
+    if served:
+        return serve.main(args, cmd, echo_for(args), lambda rc: map_status(rc, args.exit_map), judge)
     counts = None
     if args.model:
         # (the console is shown once the model's counts are merged into its records)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from .. import FORMAT, shared
-from . import bounds, derive, events, rules
+from . import bounds, derive, events, rules, served
 from .figures import deterministic
 
 
@@ -118,7 +118,8 @@ class _Check:
         bt, meta = self.bt, self.meta
         for m in rules.check_meta(meta):
             self.say(("meta",), bt.meta, "meta record", m)
-        samples = meta.get("samples") if isinstance(meta.get("samples"), int) else None
+        srv = served.Session(self) if meta.get("serve") is True else None   # (its runs' samples: its own)
+        samples = meta.get("samples") if isinstance(meta.get("samples"), int) and srv is None else None
         unit = meta.get("cycle_unit") if isinstance(meta.get("cycle_unit"), str) else None
         hist_on = meta.get("hist") is True
         prev, cur, after_end = bt.meta, None, []
@@ -185,10 +186,10 @@ class _Check:
                     self.bench_say(cur, prev, "has no result (the next record is the end)")
                 if not gap and prev.type == "result" and hist_on and prev.get("status") == "ok":
                     self.bench_say(cur, prev, "hist: missing after an ok result (meta says hist:true)")
-                for m in rules.check_end(r.data):
+                for m in rules.check_end(r.data, served=srv is not None):
                     self.say(("end",), r, "end record", m)
-            elif t == "meta":
-                pass  # cannot happen: a meta starts a new boot
+            elif t == "meta" or (srv is not None and t in served.TYPES):
+                pass  # (a meta starts a new boot; a served boot's own records: served.py)
             else:
                 # Format 2 may gain keys, not record types: an unknown type is a sender's bug.
                 self.say(("rec", r.seq), r, f"seq {r.seq}", f"record type {rules.show(t)} is not in format {FORMAT}")
@@ -205,8 +206,8 @@ class _Check:
         first = {}
         for b in bt.benches:
             rec = b.start
-            if rec is None or not isinstance(rec.name, str):
-                continue
+            if rec is None or not isinstance(rec.name, str) or srv is not None:
+                continue   # (a served boot runs what its commands name, as often)
             if b.name in first:
                 self.bench_say(b, rec, f"{rec.type}: {b.name} already ran in this boot (line "
                                        f"{first[b.name]}): each benchmark runs once per boot")
@@ -216,7 +217,7 @@ class _Check:
         self.clock_windows()
         for m in bounds.meta_problems(meta, bt.end):
             self.say(("meta",), bt.meta, "meta record", m)
-        self.counts()
+        (srv.check if srv is not None else self.counts)()
         self.run_facts()
         self.emit()
 
