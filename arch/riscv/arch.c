@@ -134,7 +134,7 @@ extern char __stack_bottom[], __stack_guard_size[], __flash_origin[], __flash_li
  * its reach. Every edge lies on the board's __bm_user_align: under QEMU a page an edge cuts takes
  * the slow path on every access (its TLB keeps no entry for it), so there 4 KiB. 0 when the core
  * has fewer than 8 entries. */
-static int pmp_user(void)
+int arch_pmp_user(void)
 {
 	if (!BM_PROBE(arch_pmpaddr7_write(PMP_ADDR(__user_end))))
 		return 0;
@@ -144,7 +144,8 @@ static int pmp_user(void)
 #if __riscv_xlen == 32
 	arch_pmpcfg1_write(PMPCFG_ENTRY(1, PMP_A_TOR | PMP_R | PMP_W) | PMPCFG_ENTRY(3, PMP_A_TOR | PMP_R | PMP_W));
 #else
-	arch_pmpcfg0_write(arch_pmpcfg0_read() | PMPCFG_ENTRY(5, PMP_A_TOR | PMP_R | PMP_W) |
+	/* (entries 4-7's bytes whole: what a privileged benchmark left there goes) */
+	arch_pmpcfg0_write((arch_pmpcfg0_read() & 0xffffffffu) | PMPCFG_ENTRY(5, PMP_A_TOR | PMP_R | PMP_W) |
 	                   PMPCFG_ENTRY(7, PMP_A_TOR | PMP_R | PMP_W));
 #endif
 	return 1;
@@ -191,7 +192,7 @@ void arch_init(void)
 	int guard = pmp_guard();
 	add_fact("pmp", guard ? "locked: code read/execute only, stack guard no access"
 	                      : "absent (no hardware stack guard)");
-	add_fact("benchmarks", guard && pmp_user() ? "U-mode: the kit's memory, trap vector and counters out of reach (PMP)"
+	add_fact("benchmarks", guard && arch_pmp_user() ? "U-mode: the kit's memory, trap vector and counters out of reach (PMP)"
 	                                           : "U-mode, not isolated (fewer than 8 PMP entries)");
 }
 

@@ -2,30 +2,39 @@
 /* What the kit sets up of a RISC-V hart that benchmark code (M-mode) can change, kept and put
  * back after every benchmark (bm/port.h, arch_state_restore): the trap vector, the mstatus bits
  * that change how M-mode itself runs (MPRV: its loads and stores as another mode; MXR, SUM, TW),
- * the counters' inhibit and enable bits and the hpm counters' event selectors, and U-mode's PMP
- * entries 4-7 (the lower ones are locked) (each where the hart has it: its read traps otherwise).
+ * the counters' inhibit and enable bits, the event slots' selectors (mhpmevent, where the kit counts
+ * events), and U-mode's PMP entries 4-7 (the lower ones are locked) (each where the hart has it:
+ * its read traps otherwise).
  * Only code in M-mode (a .privileged benchmark) can change any of them. Interrupt enables are the
  * watchdog's (its disarm). */
 #include "arch/riscv.h"
+#include "bm/event_slots.h"
 #include "bm/port.h"
 
 #define MSTATUS_KIT_BITS (MSTATUS_MPRV | MSTATUS_SUM | MSTATUS_MXR | MSTATUS_TW)
 #define ALL (~(uintptr_t)0)
 
 /* Which CSR an entry is (its arg): a CSR's number can only be an immediate. */
-enum { R_MTVEC, R_MSTATUS, R_MCOUNTINHIBIT, R_MCOUNTEREN, R_PMPADDR4, R_PMPADDR5, R_PMPADDR6, R_PMPADDR7,
-       R_PMPCFG, R_HPMEVENT3, R_HPMEVENT4, R_HPMEVENT5, R_HPMEVENT6 };
+enum { R_MTVEC, R_MSTATUS, R_MCOUNTINHIBIT, R_MCOUNTEREN, R_PMP, R_HPMEVENT3, R_HPMEVENT4, R_HPMEVENT5, R_HPMEVENT6 };
 
-/* U-mode's PMP entries' configuration bytes: pmpcfg1 on RV32; on RV64 pmpcfg0's upper half. */
+/* U-mode's PMP entries 4-7 as one word (their addresses and configuration bytes folded, each
+ * rotated apart: any one changed changes it), so that on hifive1 the copies cost two words, not
+ * ten; the kit's values need no copy: arch_pmp_user() programs them again. */
+static uintptr_t rotl(uintptr_t v, unsigned n)
+{
+	return (v << n) | (v >> (8 * sizeof v - n));
+}
+
+static uintptr_t pmp_user_word(void)
+{
 #if __riscv_xlen == 32
-#define PMPCFG_USER_READ() arch_pmpcfg1_read()
-#define PMPCFG_USER_WRITE(v) arch_pmpcfg1_write(v)
-#define PMPCFG_USER_MASK ALL
+	uintptr_t cfg = arch_pmpcfg1_read();
 #else
-#define PMPCFG_USER_READ() arch_pmpcfg0_read()
-#define PMPCFG_USER_WRITE(v) arch_pmpcfg0_write(v) /* (the locked entries' bytes ignore the write) */
-#define PMPCFG_USER_MASK (ALL << 32)
+	uintptr_t cfg = arch_pmpcfg0_read() >> 32;
 #endif
+	return arch_pmpaddr4_read() ^ rotl(arch_pmpaddr5_read(), 7) ^ rotl(arch_pmpaddr6_read(), 14) ^
+	       rotl(arch_pmpaddr7_read(), 21) ^ rotl(cfg, 28);
+}
 
 static uintptr_t read_csr(const struct bm_state_reg *r)
 {
@@ -33,11 +42,7 @@ static uintptr_t read_csr(const struct bm_state_reg *r)
 	case R_MTVEC: return arch_mtvec_read();
 	case R_MSTATUS: return arch_mstatus_read();
 	case R_MCOUNTINHIBIT: return arch_mcountinhibit_read();
-	case R_PMPADDR4: return arch_pmpaddr4_read();
-	case R_PMPADDR5: return arch_pmpaddr5_read();
-	case R_PMPADDR6: return arch_pmpaddr6_read();
-	case R_PMPADDR7: return arch_pmpaddr7_read();
-	case R_PMPCFG: return PMPCFG_USER_READ();
+	case R_PMP: return pmp_user_word();
 	case R_HPMEVENT3: return arch_mhpmevent3_read();
 	case R_HPMEVENT4: return arch_mhpmevent4_read();
 	case R_HPMEVENT5: return arch_mhpmevent5_read();
@@ -55,11 +60,7 @@ static void write_csr(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now
 		arch_mstatus_set((unsigned long)(kit & ~now));
 		break;
 	case R_MCOUNTINHIBIT: arch_mcountinhibit_write((unsigned long)kit); break;
-	case R_PMPADDR4: arch_pmpaddr4_write((unsigned long)kit); break;
-	case R_PMPADDR5: arch_pmpaddr5_write((unsigned long)kit); break;
-	case R_PMPADDR6: arch_pmpaddr6_write((unsigned long)kit); break;
-	case R_PMPADDR7: arch_pmpaddr7_write((unsigned long)kit); break;
-	case R_PMPCFG: PMPCFG_USER_WRITE((unsigned long)kit); break;
+	case R_PMP: arch_pmp_user(); break;
 	case R_HPMEVENT3: arch_mhpmevent3_write((unsigned long)kit); break;
 	case R_HPMEVENT4: arch_mhpmevent4_write((unsigned long)kit); break;
 	case R_HPMEVENT5: arch_mhpmevent5_write((unsigned long)kit); break;
@@ -74,15 +75,20 @@ static const struct bm_state_reg regs[] = {
 	CSR("how M-mode runs (mstatus MPRV/SUM/MXR/TW)", R_MSTATUS, MSTATUS_KIT_BITS),
 	CSR("the counters' inhibit bits (mcountinhibit)", R_MCOUNTINHIBIT, ALL),
 	CSR("the counters' enables for lower modes (mcounteren)", R_MCOUNTEREN, ALL),
-	CSR("U-mode's memory (PMP entries 4-7: pmpaddr4)", R_PMPADDR4, ALL),
-	CSR("U-mode's memory (PMP entries 4-7: pmpaddr5)", R_PMPADDR5, ALL),
-	CSR("U-mode's memory (PMP entries 4-7: pmpaddr6)", R_PMPADDR6, ALL),
-	CSR("U-mode's memory (PMP entries 4-7: pmpaddr7)", R_PMPADDR7, ALL),
-	CSR("U-mode's memory (PMP entries 4-7: their pmpcfg bytes)", R_PMPCFG, PMPCFG_USER_MASK),
+	CSR("U-mode's memory (PMP entries 4-7)", R_PMP, ALL),
+/* (the event slots' selectors: only where the kit counts events, BM_EVENTS) */
+#if BM_EVENT_SLOTS > 0
 	CSR("the hpm counters' events (mhpmevent3)", R_HPMEVENT3, ALL),
+#endif
+#if BM_EVENT_SLOTS > 1
 	CSR("the hpm counters' events (mhpmevent4)", R_HPMEVENT4, ALL),
+#endif
+#if BM_EVENT_SLOTS > 2
 	CSR("the hpm counters' events (mhpmevent5)", R_HPMEVENT5, ALL),
+#endif
+#if BM_EVENT_SLOTS > 3
 	CSR("the hpm counters' events (mhpmevent6)", R_HPMEVENT6, ALL),
+#endif
 };
 
 BM_STATE_ARCH(regs)

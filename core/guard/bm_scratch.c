@@ -26,8 +26,8 @@ static struct {
 	size_t declared, charged; /* the benchmark's BM_SCRATCH, and what it has used of it */
 	const char *refusal;
 	unsigned n;
-	unsigned sealed; /* the canaries are laid (setup passed): only then can they be checked */
-	unsigned canaries_held; /* checked and found intact: every byte but the allocations is the pattern */
+	unsigned sealed; /* the canaries are laid (setup passed): only then can they be checked; 2: checked
+	                  * and found intact (every byte but the allocations is the pattern) */
 	struct {
 		size_t start, len;
 	} allocs[MAX_ALLOCS];
@@ -43,7 +43,7 @@ static int fill(volatile uint8_t *p, size_t n);
 void bm_scratch_reset(size_t declared)
 {
 	size_t size = (size_t)(__bm_scratch_end - __bm_scratch_start);
-	int partial = sc.canaries_held && bm_scratch_state_intact();
+	int partial = sc.sealed == 2 && bm_scratch_state_intact();
 	for (unsigned i = 0; partial && i < sc.n; i++)
 		partial = sc.allocs[i].start <= size && sc.allocs[i].len <= size - sc.allocs[i].start;
 	if (partial) {
@@ -52,7 +52,6 @@ void bm_scratch_reset(size_t declared)
 	} else {
 		fill(__bm_scratch_start, size);
 	}
-	sc.canaries_held = 0;
 	sc.head = sc.tail = BM_KIT_GUARD;
 	sc.used = 0;
 	sc.declared = declared;
@@ -182,8 +181,9 @@ int bm_scratch_intact(void)
 {
 	if (!sc.sealed)
 		return 1;
-	sc.canaries_held = (unsigned)each_free(holds);
-	return (int)sc.canaries_held;
+	int held = each_free(holds);
+	sc.sealed = held ? 2 : 1;
+	return held;
 }
 
 /* The empty asm hides the value from the optimizer, so inputs built from it are not folded at

@@ -453,20 +453,6 @@ BM_BENCHMARK(fault_pmp_open_victim, always_right, .max_iters = 1)
 }
 #endif
 
-#if ARCH_TEST_HAS_HPM_EVENT
-/* A privileged teardown that changes hpm counter 3's event and passes: it fails, named by it, and
- * the kit puts it back (a core without hpm counters: a trap). */
-static void hpm_event_teardown(void)
-{
-	arch_test_hpm_event();
-}
-
-BM_BENCHMARK(fault_hpm_event, always_right, .teardown = hpm_event_teardown, .max_iters = 1, .privileged = 1)
-{
-	bm_clobber_memory();
-}
-#endif
-
 #ifdef BM_TEST_CONSOLE_OFF
 /* A benchmark that turns the console off and passes: it fails, named by that, and the kit sets the
  * console up again, so the next benchmark's row and records arrive. How: the console driver's hook

@@ -130,6 +130,9 @@ ARCH_CSR_ACCESSORS(pmpaddr7)
 #if __riscv_xlen == 32
 ARCH_CSR_ACCESSORS(pmpcfg1) /* (entries 4-7 on RV32; RV64's pmpcfg0 holds 0-7) */
 #endif
+/* Programs U-mode's PMP entries 4-7 (arch/riscv/arch.c): at start-up, and again where a privileged
+ * benchmark changed them (arch/riscv/state.c). 0 when the core has fewer than 8 entries. */
+int arch_pmp_user(void);
 /* The hpm counters' event selectors the kit programs for its event slots (arch/riscv/events.c). */
 ARCH_CSR_ACCESSORS(mhpmevent3)
 ARCH_CSR_ACCESSORS(mhpmevent4)

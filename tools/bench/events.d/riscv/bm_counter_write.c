@@ -14,3 +14,16 @@ BM_BENCHMARK(event_counter_write, always_right, .privileged = 1)
 {
 	__asm__ volatile("csrw mhpmcounter3, zero" : : : "memory");
 }
+
+/* A teardown that programs another event on the instructions slot's counter and passes: it fails,
+ * named by the selector it changed, and the kit programs its own again before the next benchmark
+ * (left so, every later instructions figure would count cycles). */
+static void select_cycles(void)
+{
+	__asm__ volatile("csrw mhpmevent3, %0" : : "r"(0x1ul) : "memory");
+}
+
+BM_BENCHMARK(event_select_change, always_right, .teardown = select_cycles, .max_iters = 1, .privileged = 1)
+{
+	__asm__ volatile("" : : : "memory");
+}
