@@ -102,6 +102,16 @@ static volatile uint32_t *lapic(uint32_t off)
 	return (volatile uint32_t *)(lapic_base + off);
 }
 
+uint32_t arch_x86_lapic_read(uint32_t off)
+{
+	return *lapic(off);
+}
+
+void arch_x86_lapic_write(uint32_t off, uint32_t v)
+{
+	*lapic(off) = v;
+}
+
 static uint64_t rdmsr(uint32_t msr)
 {
 	uint32_t lo, hi;

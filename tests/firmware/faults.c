@@ -433,6 +433,59 @@ BM_BENCHMARK(fault_tls_base_victim, errno_right)
 }
 #endif
 
+#if ARCH_TEST_HAS_DIRECTION_FLAG
+/* A privileged teardown that leaves the direction flag set and passes: it fails, named by it, and
+ * the kit clears it, so the benchmark after it, which copies memory, is right (the kit's own copies
+ * ran backwards: the console garbled and the run hung). */
+static void direction_down_teardown(void)
+{
+	arch_test_direction_down();
+}
+
+BM_BENCHMARK(fault_direction_flag, always_right, .teardown = direction_down_teardown, .max_iters = 1,
+             .privileged = 1)
+{
+	bm_clobber_memory();
+}
+
+static char copy_src[64] = "the kit clears the direction flag before the next benchmark runs", copy_dst[64];
+
+static int copy_right(void)
+{
+	for (unsigned i = 0; i < sizeof copy_src; i++)
+		if (copy_dst[i] != copy_src[i])
+			return -1;
+	return 0;
+}
+
+BM_BENCHMARK(fault_direction_flag_victim, copy_right)
+{
+	__builtin_memcpy(copy_dst, copy_src, sizeof copy_dst);
+	bm_clobber_memory();
+}
+#endif
+
+#if ARCH_TEST_HAS_IRQ_PRIORITY
+/* A privileged teardown that raises the interrupt priority above the watchdog's and passes: it
+ * fails, named by it, and the kit lowers it, so the hang after it is ended by the watchdog (it
+ * never ended). */
+static void irq_priority_teardown(void)
+{
+	arch_test_irq_priority_raise();
+}
+
+BM_BENCHMARK(fault_irq_priority, always_right, .teardown = irq_priority_teardown, .max_iters = 1, .privileged = 1)
+{
+	bm_clobber_memory();
+}
+
+BM_BENCHMARK(fault_irq_priority_victim, always_right, .timeout_ms = 200)
+{
+	while (bm_seed(1))
+		bm_clobber_memory();
+}
+#endif
+
 #if ARCH_TEST_HAS_PMP_OPEN
 /* A privileged teardown that opens the kit's memory to U-mode and passes: it fails, named by the
  * PMP entry it changed, and the kit puts its entries back, so the benchmark after it, which

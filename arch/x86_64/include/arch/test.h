@@ -36,6 +36,8 @@ static inline void arch_test_fp_round_toward_zero(void)
 }
 
 #ifndef ARCH_HOST_X86_64_ARCH_H /* (bare metal only: a process may not) */
+#include "arch/x86.h"
+
 /* The FPU turned off (CR0.TS: the next x87/SSE instruction faults), left so: the kit's own code
  * uses SSE. */
 #define ARCH_TEST_HAS_FP_OFF 1
@@ -100,6 +102,22 @@ static inline uint32_t arch_test_device_read(void)
 static inline void arch_test_irq_off(void)
 {
 	__asm__ volatile("cli" : : : "memory");
+}
+
+/* Leaves the direction flag set (string instructions counting down), as hand-written assembly
+ * that forgets its cld may: the kit's own string copies would run backwards. */
+#define ARCH_TEST_HAS_DIRECTION_FLAG 1
+static inline void arch_test_direction_down(void)
+{
+	__asm__ volatile("std" : : : "memory", "cc");
+}
+
+/* Raises the local APIC's task priority above the watchdog's vector, as an RTOS's critical section
+ * left open would: every later hang would go unended. */
+#define ARCH_TEST_HAS_IRQ_PRIORITY 1
+static inline void arch_test_irq_priority_raise(void)
+{
+	arch_x86_lapic_write(LAPIC_TPR, 0xf0u);
 }
 #endif
 

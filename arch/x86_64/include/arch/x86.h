@@ -65,6 +65,8 @@
 /* RFLAGS: the interrupt enable; bit 1, always set. (IOPL, 13:12, stays 0: no port I/O in ring 3.) */
 #define X86_RFLAGS_FIXED X86_AC(0x2, u)
 #define X86_RFLAGS_IF X86_AC(0x200, u)
+#define X86_RFLAGS_DF X86_AC(0x400, u)   /* string instructions count down: the ABI wants it clear */
+#define X86_RFLAGS_AC X86_AC(0x40000, u) /* alignment checks (with CR0.AM) */
 
 /* Vectors the kit's handlers and gates use (tables.c): beyond the CPU's exceptions (0-31), the
  * watchdog's (the LAPIC timer), the LAPIC's spurious interrupt, and the two gates ring 3 may call
@@ -152,6 +154,12 @@ static inline int x86_invariant_tsc(void)
 	return x86_cpuid(CPUID_EXT_MAX, 0).a >= CPUID_POWER &&
 	       (x86_cpuid(CPUID_POWER, 0).d >> CPUID_POWER_EDX_INVARIANT_TSC & 1);
 }
+
+/* The local APIC's registers (arch.c: its base as the firmware placed it), for what the kit keeps
+ * of them after each benchmark (state.c: the task priority and the software enable, either of
+ * which would mask the watchdog). */
+uint32_t arch_x86_lapic_read(uint32_t off);
+void arch_x86_lapic_write(uint32_t off, uint32_t v);
 
 /* mov + 1000 x (dec, jnz): exactly 2001 instructions retired. Under QEMU -icount shift=0 the
  * TSC advances exactly one tick per instruction, so this is also 2001 TSC ticks there. */
