@@ -290,6 +290,10 @@ def check_result(d: dict) -> list:
         out = (t.int("out_lo"), t.int("out_hi"))
         if None not in out and n is not None and sum(out) > n:
             t.errs.append(f"tukey out_lo + out_hi = {sum(out)} > n = {n}")
+        # samples in histogram bins that straddle a fence: printed only when some are
+        unc = t.int("out_uncertain", required=False, lo=1)
+        if unc is not None and n is not None and unc > n:
+            t.errs.append(f"tukey out_uncertain = {unc} > n = {n}")
         f.errs += t.errs
     fl = f.obj_("flags")
     if fl is not None:
@@ -356,6 +360,11 @@ def check_hist(d: dict) -> list:
         f.errs.append("tail is missing or not an array of integers")
     if not (ok_bins and ok_tail):
         return f.errs
+    values = d.get("values")
+    if values is not None and not (isinstance(values, list) and values and all(
+            isinstance(x, list) and len(x) == 2 and all(isinstance(y, int) and not isinstance(y, bool)
+                                                        and 0 <= y <= U64_MAX for y in x) for x in values)):
+        f.errs.append("values is not a non-empty array of [value, count] integers")
     for i, (blo, bhi, c) in enumerate(bins):
         if blo > bhi or c < 1:
             f.errs.append(f"bin {i} [{blo}, {bhi}, {c}] is empty or inverted")
