@@ -27,6 +27,8 @@ static const struct {
 static int short_seen; /* a row was marked '*': the closing legend explains it */
 static int drift_seen; /* a row was marked '~' */
 static int state_seen; /* a row was marked '?' */
+static int noisy_seen; /* a row was marked '%' */
+static int warm_seen;  /* a row was marked '^' */
 
 static int want_table(const struct bm_run_info *run)
 {
@@ -67,7 +69,7 @@ static void table_header(const struct bm_run_info *run)
 
 void bm_report_begin(const struct bm_run_info *run)
 {
-	short_seen = drift_seen = state_seen = 0; /* a new run (host-linux --repetitions) */
+	short_seen = drift_seen = state_seen = noisy_seen = warm_seen = 0; /* a new run (host-linux --repetitions) */
 	if (want_table(run))
 		bm_report_header(run);
 	if (want_records(run))
@@ -143,19 +145,25 @@ static void table_row(const struct bm_run_info *run, const struct bm_bench_resul
 		bm_out_str(")\n");
 		return;
 	}
-	int unstable = bm_verdict_unstable(res);
-	char mark[STATUS_WIDTH] = "ok", *m = mark + 2;
+	int unstable = bm_verdict_unstable(res), noisy = bm_report_noisy(res), unsettled = !res->warmup_settled;
+	char mark[8] = "ok", *m = mark + 2; /* (every mark at once: 7 characters, past the column) */
 	if (res->short_interval)
 		*m++ = '*';
 	if (unstable)
 		*m++ = '~';
 	if (res->state_reason)
 		*m++ = '?';
+	if (noisy)
+		*m++ = '%';
+	if (unsettled)
+		*m++ = '^';
 	*m = 0;
 	bm_out_padded(mark, STATUS_WIDTH, 0);
 	short_seen |= res->short_interval;
 	drift_seen |= unstable;
 	state_seen |= res->state_reason != 0;
+	noisy_seen |= noisy;
+	warm_seen |= unsettled;
 	bm_fmt_u64(b, res->iters);
 	bm_out_padded(b, ITERS_WIDTH, 1);
 	for (unsigned c = 0; c < COL_COUNT; c++) {
@@ -203,6 +211,13 @@ static void legend(const struct bm_run_info *run)
 		bm_out_str("; ok? = STATE-DEPENDENT: under deterministic QEMU its cold run cost other than a "
 		           "warm one, so the body's work depends on state it changes itself and the figures "
 		           "time runs on its own output: give it a setup_each that restores its input");
+	if (noisy_seen)
+		bm_out_str("; ok% = NOISY: its samples' cv is over " BM_CV_NOISY_PCT_TEXT " (they spread so widely "
+		           "that no one figure stands for them: see its percentiles, or bm plot)");
+	if (warm_seen)
+		bm_out_str("; ok^ = UNSETTLED: its warm-up stopped at its cap of " BM_WARMUP_MAX_TEXT " batches "
+		           "before the last " BM_WARMUP_WINDOW_TEXT " agreed within " BM_WARMUP_CV_PCT_TEXT
+		           " (its cost was still moving when the samples began)");
 	bm_out_str(")\n");
 }
 

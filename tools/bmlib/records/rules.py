@@ -10,7 +10,7 @@ from . import derive, events, model
 from .figures import BUILT_FOR, QUANTILES, RANKS, deterministic
 from .frame import DEC_MAX, U64_MAX, NonFinite, printable
 # (the firmware's values, tools/gen-shared; STATUSES and WARMUP_WINDOW are also taken from here)
-from ..shared import (DRIFT_UNSTABLE_PPM, PHASES, STATUSES, WARMUP_MAX, WARMUP_MIN, WARMUP_STEP,  # noqa: F401
+from ..shared import (CV_NOISY_PPM, DRIFT_UNSTABLE_PPM, PHASES, STATUSES, WARMUP_MAX, WARMUP_MIN, WARMUP_STEP,  # noqa: F401
                       WARMUP_WINDOW)
 
 DEC128_MAX = Decimal(f"{(2**128 - 1) // 1000}.{(2**128 - 1) % 1000:03d}")   # a milli figure in 128 bits
@@ -25,7 +25,7 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")   # BM_BENCHMARK's name is a C iden
 # What "only ok carries figures" forbids on any other status.
 FIGURES = QUANTILES + ("mean", "stddev", "cv_ppm", "ci95", "bound_ppm", "tukey", "insns",
                        "p50_ns", "mean_ns", "ops_per_s", "cycle_hz", "core_cycles_p50", "core_cycles_mean",
-                       "drift_ppm", "unstable", "events", "cold", "state_dependent", "state_reason")
+                       "drift_ppm", "unstable", "noisy", "events", "cold", "state_dependent", "state_reason")
 
 
 def name_problem(name):
@@ -262,6 +262,10 @@ def check_result(d: dict) -> list:
                       f"comes with the flag, and only with it)")
     elif dep is None and why is not None:
         f.errs.append("state_reason without state_dependent")
+    noisy = f.bool("noisy", required=False)
+    if noisy is not None and (noisy is not True or not isinstance(d.get("cv_ppm"), int) or d["cv_ppm"] <= CV_NOISY_PPM):
+        f.errs.append(f"noisy = {show(noisy)} but cv_ppm = {show(d.get('cv_ppm'))} (noisy, present only when true, "
+                      f"means over {CV_NOISY_PPM})")
     drift, unstable = f.int("drift_ppm", required=False, hi=U32_MAX), f.bool("unstable", required=False)
     if drift is not None and unstable is not None and unstable != (drift > DRIFT_UNSTABLE_PPM):
         f.errs.append(f"unstable = {show(unstable)} but drift_ppm = {drift} (unstable means over {DRIFT_UNSTABLE_PPM})")
