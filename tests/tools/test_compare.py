@@ -157,6 +157,31 @@ def test_different_kit_versions_are_warned(write):
     assert "different kit versions (0.2.0/0.3.0 vs 0.2.0)" in r.stderr
 
 
+def test_what_differs_besides_the_code_is_named(write):
+    """A change between sides that differ in iters (the compiler may hoist work out of a batch
+    loop), in the kit (a version, or the same version from other sources) or in the build is
+    named with the benchmarks it touched: never left to read as the code's."""
+    a = write("a.log", corpus.write_log([corpus.Bench("s", [3765] * 300, iters=2)], 300))
+    b = write("b.log", corpus.write_log([corpus.Bench("s", [1887] * 300, iters=1)], 300))
+    p = bm("compare", a, b, "--format", "json")
+    r = rows(p)[("s", "p50")]
+    assert r["verdict"] == "slower" and "iters 2 in A, 1 in B" in r["cause"], r
+    assert "s: iters 2 in A, 1 in B: figures per iteration of different batches" in p.stderr
+    assert "s: iters 2 in A, 1 in B" in bm("compare", a, b).stdout
+    # the same kit version built from another commit: the kit's change, named on the rows it moved
+    c = write("c.log", corpus.write_log([corpus.Bench("s", [3765] * 300, iters=2)], 300))
+    d = write("d.log", corpus.write_log([corpus.Bench("s", [3763] * 300, iters=2)], 300,
+                                         meta={"kit_vcs": "0123456789ab"}))
+    p = bm("compare", c, d, "--format", "json")
+    r = rows(p)[("s", "p50")]
+    assert r["verdict"] == "faster" and "the kit differs (kit_vcs" in r["cause"], r
+    assert "kits built from different sources (kit_vcs" in p.stderr and "not your code's" in p.stderr
+    e = write("e.log", corpus.write_log([corpus.Bench("s", [3765] * 300, iters=2)], 300, meta={"cflags": "-O3"}))
+    p = bm("compare", c, e)
+    assert "A and B were built differently (cflags" in p.stderr and "kit" not in p.stderr, p.stderr
+    assert "kit" not in bm("compare", c, c).stderr
+
+
 def test_usage_errors(write):
     a = write("a.log", corpus.hosted_runs(seed=1))
     for args in (("compare", a), ("compare", a, a, "-a", a), ("compare", a, a, "--metric", "p42"),
