@@ -73,15 +73,8 @@ endif()
 if(BM_QEMU_TIMEOUT_S GREATER 86400)
   message(FATAL_ERROR "BM_QEMU_TIMEOUT_S=${BM_QEMU_TIMEOUT_S} is too large (at most 86400 s).")
 endif()
-# Every benchmark runs at least samples x (warm-up + samples) batches of min_batch_cycles; under
-# deterministic QEMU one cycle is one instruction, and QEMU runs a few hundred million per second.
-math(EXPR _bm_min_mcycles "${BM_SAMPLES} * ${BM_MIN_BATCH_CYCLES} / 1000000")
-math(EXPR _bm_budget_mcycles "${BM_QEMU_TIMEOUT_S} * 100")
-if(_bm_min_mcycles GREATER _bm_budget_mcycles)
-  message(FATAL_ERROR "BM_SAMPLES=${BM_SAMPLES} x BM_MIN_BATCH_CYCLES=${BM_MIN_BATCH_CYCLES} is at least "
-                      "${_bm_min_mcycles} million cycles per benchmark, more than QEMU runs in BM_QEMU_TIMEOUT_S="
-                      "${BM_QEMU_TIMEOUT_S} s: lower one, or raise BM_QEMU_TIMEOUT_S.")
-endif()
+# (Whether a benchmark's samples fit in BM_QEMU_TIMEOUT_S is the board's question, at the board's
+# measured rate: _bm_qemu_budget in cmake/BaremarkBoard.cmake.)
 # The label goes into a C string and a JSON string: a small, safe alphabet.
 if(NOT BM_LABEL MATCHES "^[-A-Za-z0-9_.,:+=/@ ]*$")
   message(FATAL_ERROR "BM_LABEL='${BM_LABEL}': use letters, digits, space and -_.,:+=/@ only.")
