@@ -70,11 +70,12 @@ uint64_t bm_st_ex_add(struct bm_stats *s, uint64_t v, uint64_t c)
 	return take;
 }
 
-/* bm_st_ex_add for one sample, and the rest in histogram mode if it switched. */
+/* bm_st_ex_add for one sample, and the rest in histogram mode if it switched (the slow path
+ * takes any value: no second copy of the inline insert here). */
 __attribute__((noinline)) static void ex_add_one(struct bm_stats *s, uint64_t v)
 {
 	if (!bm_st_ex_add(s, v, 1))
-		bm_stats_add(s, v);
+		bm_st_add_slow(s, v);
 }
 
 /* One sample of v >= 1 (bm_st_widen_add's, ex_m >= 1): the count of a value the hash finds; a

@@ -158,7 +158,7 @@ __attribute__((noinline)) static void add_rest(struct bm_stats *s, uint64_t v)
 {
 	if (!s->tail_len) {
 		if (!bm_st_ex_add(s, v, 1))
-			bm_stats_add(s, v);
+			bm_st_add_slow(s, v); /* (histogram mode now: it takes any value) */
 		return;
 	}
 	if (v <= s->tail[(s->tail_h + 1u) & KM]) {
