@@ -113,18 +113,21 @@ static void ex_order(const struct bm_stats *s, uint8_t *perm)
 BM_NO_LIBCALLS static void ex_sort(struct bm_stats *s)
 {
 	static const uint8_t gap[] = {23, 10, 4, 1};
-	for (unsigned g = 0; g < sizeof gap; g++) {
-		unsigned h = gap[g];
-		for (unsigned i = h; i < s->ex_m; i++) {
-			uint64_t v = s->tail[i];
-			uint32_t c = s->ex_count[i];
-			unsigned k = i;
-			for (; k >= h && s->tail[k - h] > v; k -= h) {
-				s->tail[k] = s->tail[k - h];
-				s->ex_count[k] = s->ex_count[k - h];
+	uint64_t *v = s->tail;
+	uint32_t *c = s->ex_count;
+	uintptr_t m = s->ex_m; /* (word-sized indices: no extension of each on a 64-bit core) */
+	for (uintptr_t g = 0; g < sizeof gap; g++) {
+		uintptr_t h = gap[g];
+		for (uintptr_t i = h; i < m; i++) {
+			uint64_t x = v[i];
+			uint32_t cx = c[i];
+			uintptr_t k = i;
+			for (; k >= h && v[k - h] > x; k -= h) {
+				v[k] = v[k - h];
+				c[k] = c[k - h];
 			}
-			s->tail[k] = v;
-			s->ex_count[k] = c;
+			v[k] = x;
+			c[k] = cx;
 		}
 	}
 }
@@ -161,6 +164,26 @@ static void ex_wide(struct bm_wide *s1, struct bm_wide *s2, struct bm_u128 a, co
 	*s2 = bm_wide_u128(bm_st_u128_of(b[0], b[1]));
 	s2->w[4] = (uint32_t)b[2];
 	s2->w[5] = (uint32_t)(b[2] >> 32);
+}
+
+/* The histogram's counts and spill table, where the exact mode kept its counts, hash and extremes,
+ * zeroed by 32-bit words (both are word-aligned and sized; may_alias: they have other members): a
+ * 16-bit store each was 2,000 instructions of a switch. */
+BM_NO_LIBCALLS static void ex_clear(struct bm_stats *s)
+{
+	typedef uint32_t __attribute__((may_alias)) word;
+	_Static_assert(offsetof(struct bm_stats, c16) % 4 == 0 && sizeof s->c16 % 4 == 0, "c16 is zeroed by words");
+	_Static_assert(offsetof(struct bm_stats, spill_bin) % 4 == 0 && sizeof s->spill_bin % 4 == 0 &&
+	                       sizeof s->spill_hi % 4 == 0, "the spill table is zeroed by words");
+	word *z = (word *)s->c16;
+	for (uintptr_t i = 0; i < sizeof s->c16 / 4; i++)
+		z[i] = 0;
+	z = (word *)s->spill_bin;
+	for (uintptr_t i = 0; i < sizeof s->spill_bin / 4; i++)
+		z[i] = 0;
+	z = (word *)s->spill_hi;
+	for (uintptr_t i = 0; i < sizeof s->spill_hi / 4; i++)
+		z[i] = 0;
 }
 
 /* ---- the switch to histogram mode ----------------------------------------------------------- */
@@ -201,10 +224,7 @@ BM_NO_LIBCALLS void bm_st_ex_to_hist(struct bm_stats *s)
 		else
 			b0 = b;
 	}
-	for (unsigned i = 0; i < BM_STATS_SLOTS16; i++)
-		s->c16[i] = 0;
-	for (unsigned k = 0; k < BM_STATS_SPILL; k++)
-		s->spill_bin[k] = s->spill_hi[k] = 0;
+	ex_clear(s);
 	s->spill_len = 0;
 	s->wide = (uint8_t)wide;
 	s->top = hn ? (uint8_t)top : EMPTY_TOP;
@@ -250,10 +270,7 @@ BM_NO_LIBCALLS void bm_st_ex_to_tail(struct bm_stats *s)
 	}
 	for (unsigned k = n; k < K; k++)
 		s->tail[k] = UINT64_MAX;
-	for (unsigned i = 0; i < BM_STATS_SLOTS16; i++)
-		s->c16[i] = 0;
-	for (unsigned k = 0; k < BM_STATS_SPILL; k++)
-		s->spill_bin[k] = s->spill_hi[k] = 0;
+	ex_clear(s);
 	s->tail_h = K - 1u;
 	s->tail_len = (uint8_t)n;
 	s->ex_m = 0;
