@@ -13,7 +13,7 @@ set(BM_FOR_HARDWARE OFF CACHE STRING "Build for the real board, not its QEMU mod
 set(BM_SAMPLES ${BM_DEFAULT_SAMPLES} CACHE STRING "Timed batches per benchmark")
 set(BM_HIST ${BM_DEFAULT_HIST} CACHE STRING "A hist record (the whole distribution) after each ok result; OFF for slow links")
 set(BM_MIN_BATCH_CYCLES ${BM_DEFAULT_MIN_BATCH_CYCLES} CACHE STRING "Calibration: a timed batch lasts at least this many cycles")
-set(BM_QEMU_TIMEOUT_S ${BM_DEFAULT_QEMU_TIMEOUT_S} CACHE STRING "Seconds a QEMU run may take before the runner kills it")
+set(BM_QEMU_TIMEOUT_S ${BM_DEFAULT_QEMU_TIMEOUT_S} CACHE STRING "Seconds a QEMU run may go without a new record before the runner stops it")
 set(BM_BENCH_TIMEOUT_MS ${BM_DEFAULT_BENCH_TIMEOUT_MS} CACHE STRING "Watchdog: a benchmark's time budget in ms, setup to teardown (0: none)")
 set(BM_LABEL "" CACHE STRING "A label for this build, printed in the meta record (e.g. gcc12-O2)")
 set(BM_SELECT "" CACHE STRING "Regular expression (Python re.search): the benchmarks an image contains (empty: all)")

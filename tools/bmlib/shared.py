@@ -122,7 +122,7 @@ DEFAULTS = {
     "MIN_BATCH_CYCLES": 2000,     # calibration: a timed batch lasts at least this many cycles
     "BENCH_TIMEOUT_MS": 10000,    # the watchdog's budget of one benchmark, setup to teardown
     "HIST": True,                 # a hist record after each ok result
-    "QEMU_TIMEOUT_S": 120,        # seconds a QEMU run may take before the runner ends it
+    "QEMU_TIMEOUT_S": 120,        # seconds a QEMU run may go without a new record before the runner ends it
 }
 
 # The QEMU cache model (docs/cache-model.md): the kit marks its timed windows by stores to a marker
