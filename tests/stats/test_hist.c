@@ -198,6 +198,18 @@ static void t_disagree(void)
 	BM_CHECK_EQ_U64((uint64_t)bm_stats_disagree(&c, 1000, lo, 1, sum), BM_STATS_DISAGREE_SUM);
 }
 
+/* h as `good` was (its bins in their own array), before the next way of spoiling it. */
+static void restore(const struct hist *good)
+{
+	memcpy(h.bins, good->bins, good->nbins * sizeof *h.bins);
+	h.head = good->head;
+	h.nbins = good->nbins;
+	memcpy(h.tail, good->tail, sizeof h.tail);
+	h.ntail = good->ntail;
+	memcpy(h.values, good->values, sizeof h.values);
+	h.nvalues = good->nvalues;
+}
+
 /* A record that does not describe a state is refused, whatever is wrong with it. */
 static void t_refused(void)
 {
@@ -215,11 +227,7 @@ static void t_refused(void)
 	           {"max not the tail's", 4}, {"min outside the lowest bin", 5}, {"topk", 6},
 	           {"bins_per_octave", 7}, {"sum below the tail's", 8}, {"bins out of order", 9}};
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-		memcpy(h.bins, good.bins, good.nbins * sizeof *h.bins);
-		h.head = good.head;
-		h.nbins = good.nbins;
-		memcpy(h.tail, good.tail, sizeof h.tail);
-		h.ntail = good.ntail;
+		restore(&good);
 		switch (bad[k].field) {
 		case 0: h.head.n++; break;
 		case 1: h.bins[3][1]++; break;
@@ -260,13 +268,7 @@ static void t_refused_exact(void)
 	                                   "max not the last value", "sum off", "sumsq off", "saturated",
 	                                   "a value dropped"};
 	for (unsigned k = 0; k < sizeof what / sizeof what[0]; k++) {
-		memcpy(h.bins, good.bins, good.nbins * sizeof *h.bins);
-		h.head = good.head;
-		h.nbins = good.nbins;
-		memcpy(h.tail, good.tail, sizeof h.tail);
-		h.ntail = good.ntail;
-		memcpy(h.values, good.values, sizeof h.values);
-		h.nvalues = good.nvalues;
+		restore(&good);
 		switch (k) {
 		case 0: h.values[1][1]--; h.values[0][1]++; break; /* (same n, other sums) */
 		case 1: h.values[0][0] = 2224; break;
