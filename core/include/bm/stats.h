@@ -98,7 +98,7 @@ struct bm_stats {
 		 * either way. */
 		uint16_t c16[BM_STATS_SLOTS16];
 		struct {                                  /* exact mode: */
-			uint32_t ex_count[BM_STATS_TOPK];     /* each value's count, in value order */
+			uint32_t ex_count[BM_STATS_TOPK];     /* ex_count[i]: tail[i]'s count */
 			uint8_t ex_hash[2 * BM_STATS_TOPK];   /* open addressing: a value's index + 1 */
 		};
 	};
