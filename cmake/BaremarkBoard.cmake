@@ -8,7 +8,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/BaremarkEvents.cmake)
 
 # Variables a board.cmake may set (boards/template/board.cmake documents each one)...
 set(_BM_BOARD_VARS BM_ARCH BM_CPU_FLAGS BM_BOARD_SOURCES BM_BOARD_LIBS BM_BOARD_DEFINES BM_HOSTED
-    BM_LIBC_DEFAULT BM_QEMU BM_QEMU_VARIANTS BM_EXIT_MAP BM_FLASH BM_POST_BUILD BM_TEST_BAD_ADDRESS
+    BM_LIBC_DEFAULT BM_QEMU BM_QEMU_VARIANTS BM_QEMU_MCYCLES_PER_S BM_EXIT_MAP BM_FLASH BM_POST_BUILD BM_TEST_BAD_ADDRESS
     BM_TEST_FLASH_WRITE BM_TEST_CONSOLE_OFF BM_SUITE_SMALL BM_SELECT_DEFAULT BM_REQUIRE_RAM_FREE_BYTES
     BM_DESCRIPTION BM_RUNS_ON BM_PRESET_CACHE BM_PRESET_VARIANTS BM_CACHE_L1D BM_CACHE_L1I BM_CACHE_L2
     BM_EVENTS_DEFAULT BM_EVENT_CODES BM_CONSOLE_INPUT CACHE INTERNAL "")
@@ -289,8 +289,33 @@ function(bm_qemu_command out name board)
   set(${out} "${cmd}" PARENT_SCOPE)
 endfunction()
 
+# The runner stops a run that goes BM_QEMU_TIMEOUT_S without a record: every benchmark runs at
+# least BM_SAMPLES batches of BM_MIN_BATCH_CYCLES between two records, which must fit in what the
+# board's QEMU line runs in that time (BM_QEMU_MCYCLES_PER_S, measured by tools/bench/qemu-rate;
+# 10 where a board gives none).
+function(_bm_qemu_budget board)
+  _bm_get(${board} BM_QEMU)
+  _bm_get(${board} BM_HOSTED)
+  _bm_get(${board} BM_QEMU_MCYCLES_PER_S)
+  if(NOT BM_QEMU OR BM_HOSTED)
+    return()
+  endif()
+  if(NOT BM_QEMU_MCYCLES_PER_S)
+    set(BM_QEMU_MCYCLES_PER_S 10)
+  endif()
+  math(EXPR need "${BM_SAMPLES} * ${BM_MIN_BATCH_CYCLES} / 1000000")
+  math(EXPR can "${BM_QEMU_TIMEOUT_S} * ${BM_QEMU_MCYCLES_PER_S}")
+  if(need GREATER can)
+    message(FATAL_ERROR "BM_SAMPLES=${BM_SAMPLES} x BM_MIN_BATCH_CYCLES=${BM_MIN_BATCH_CYCLES} is at least ${need} "
+                        "million cycles per benchmark, more than ${board}'s QEMU runs in BM_QEMU_TIMEOUT_S="
+                        "${BM_QEMU_TIMEOUT_S} s (${BM_QEMU_MCYCLES_PER_S} million a second, its "
+                        "BM_QEMU_MCYCLES_PER_S): lower one, or raise BM_QEMU_TIMEOUT_S.")
+  endif()
+endfunction()
+
 # bm_runner(<out> <board>): the runner command line (tools/bm run) for the board's exit map.
 function(bm_runner out board)
+  _bm_qemu_budget(${board})
   _bm_get(${board} BM_EXIT_MAP)
   _bm_get(${board} BM_QEMU_PACKAGE)
   if(NOT BM_QEMU_PACKAGE)

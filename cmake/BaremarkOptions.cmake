@@ -14,7 +14,7 @@ set(BM_SAMPLES ${BM_DEFAULT_SAMPLES} CACHE STRING "Timed batches per benchmark")
 set(BM_HIST ${BM_DEFAULT_HIST} CACHE STRING "A hist record (the whole distribution) after each ok result; OFF for slow links")
 set(BM_SERVE OFF CACHE STRING "A served image: after its meta record it runs the benchmarks the console's commands name")
 set(BM_MIN_BATCH_CYCLES ${BM_DEFAULT_MIN_BATCH_CYCLES} CACHE STRING "Calibration: a timed batch lasts at least this many cycles")
-set(BM_QEMU_TIMEOUT_S ${BM_DEFAULT_QEMU_TIMEOUT_S} CACHE STRING "Seconds a QEMU run may take before the runner kills it")
+set(BM_QEMU_TIMEOUT_S ${BM_DEFAULT_QEMU_TIMEOUT_S} CACHE STRING "Seconds a QEMU run may go without a new record before the runner stops it")
 set(BM_BENCH_TIMEOUT_MS ${BM_DEFAULT_BENCH_TIMEOUT_MS} CACHE STRING "Watchdog: a benchmark's time budget in ms, setup to teardown (0: none)")
 set(BM_LABEL "" CACHE STRING "A label for this build, printed in the meta record (e.g. gcc12-O2)")
 set(BM_SELECT "" CACHE STRING "Regular expression (Python re.search): the benchmarks an image contains (empty: all)")
@@ -74,15 +74,8 @@ endif()
 if(BM_QEMU_TIMEOUT_S GREATER 86400)
   message(FATAL_ERROR "BM_QEMU_TIMEOUT_S=${BM_QEMU_TIMEOUT_S} is too large (at most 86400 s).")
 endif()
-# Every benchmark runs at least samples x (warm-up + samples) batches of min_batch_cycles; under
-# deterministic QEMU one cycle is one instruction, and QEMU runs a few hundred million per second.
-math(EXPR _bm_min_mcycles "${BM_SAMPLES} * ${BM_MIN_BATCH_CYCLES} / 1000000")
-math(EXPR _bm_budget_mcycles "${BM_QEMU_TIMEOUT_S} * 100")
-if(_bm_min_mcycles GREATER _bm_budget_mcycles)
-  message(FATAL_ERROR "BM_SAMPLES=${BM_SAMPLES} x BM_MIN_BATCH_CYCLES=${BM_MIN_BATCH_CYCLES} is at least "
-                      "${_bm_min_mcycles} million cycles per benchmark, more than QEMU runs in BM_QEMU_TIMEOUT_S="
-                      "${BM_QEMU_TIMEOUT_S} s: lower one, or raise BM_QEMU_TIMEOUT_S.")
-endif()
+# (Whether a benchmark's samples fit in BM_QEMU_TIMEOUT_S is the board's question, at the board's
+# measured rate: _bm_qemu_budget in cmake/BaremarkBoard.cmake.)
 # The label goes into a C string and a JSON string: a small, safe alphabet.
 if(NOT BM_LABEL MATCHES "^[-A-Za-z0-9_.,:+=/@ ]*$")
   message(FATAL_ERROR "BM_LABEL='${BM_LABEL}': use letters, digits, space and -_.,:+=/@ only.")

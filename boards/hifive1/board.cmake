@@ -5,6 +5,7 @@ set(BM_ARCH riscv)
 set(BM_CPU_FLAGS -march=rv32imac_zicsr -mabi=ilp32 -mcmodel=medlow)
 set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_sifive.c ${BM_DRIVERS}/riscv_clint.c)
 set(BM_QEMU qemu-system-riscv32 -machine sifive_e,revb=true -nographic -semihosting -kernel @ELF@)
+set(BM_QEMU_MCYCLES_PER_S 37) # M cycles its QEMU line runs a wall second (tools/bench/qemu-rate)
 # Flashing a real board (configure with -DBM_FOR_HARDWARE=ON): openocd through the on-board J-Link.
 set(BM_FLASH openocd -f @DIR@/openocd.cfg -c "program {@ELF@} verify reset exit")
 set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here: the fault test loads from it

@@ -6,6 +6,7 @@ set(BM_ARCH armv7m)
 set(BM_CPU_FLAGS -mcpu=cortex-m0 -mthumb -mfloat-abi=soft)
 set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_nrf51.c ${BM_DRIVERS}/nrf51_timer.c)
 set(BM_QEMU qemu-system-arm -machine microbit -nographic -semihosting -kernel @ELF@)
+set(BM_QEMU_MCYCLES_PER_S 19) # M SysTick ticks its QEMU line runs a wall second (tools/bench/qemu-rate)
 set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here (a bus error: HardFault); the fault test loads from it
 # No MPU (ARMv6-M) to map FLASH read-only: a store into .rodata is no trap. QEMU's nRF51 flash
 # ignores it (the constant is unchanged, so fault_rodata_write is ok); the chip's NVMC, while not

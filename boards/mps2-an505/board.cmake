@@ -7,6 +7,7 @@ set(BM_CPU_FLAGS -mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=fpv5-sp-d16)
 set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_cmsdk.c ${BM_DRIVERS}/cmsdk_timer.c)
 # The kit exits through semihosting, so -semihosting is required.
 set(BM_QEMU qemu-system-arm -machine mps2-an505 -nographic -semihosting -kernel @ELF@)
+set(BM_QEMU_MCYCLES_PER_S 20) # M SysTick ticks its QEMU line runs a wall second (tools/bench/qemu-rate)
 set(BM_TEST_BAD_ADDRESS 0xa0000000) # nothing answers here (QEMU: a BusFault); the fault test loads from it
 # Its row in README.md's board table and its configure preset (tools/gen-boards).
 set(BM_DESCRIPTION "Cortex-M33 (ARMv8-M mainline, Secure state: PSPLIM, FLASH read-only in the MPU)")

@@ -12,6 +12,7 @@ set(BM_BOARD_SOURCES board.c ${BM_FAMILIES}/stm32f4/stm32f4.c ${BM_DRIVERS}/uart
 # semihosting, so -semihosting is required.
 set(BM_QEMU qemu-system-arm -machine netduinoplus2 -display none -monitor none -serial null -serial stdio
     -semihosting -kernel @ELF@)
+set(BM_QEMU_MCYCLES_PER_S 44) # M SysTick ticks its QEMU line runs a wall second (tools/bench/qemu-rate)
 set(BM_TEST_BAD_ADDRESS 0x30000000) # reserved on the STM32F405, nothing there in QEMU (a BusFault)
 # Its row in README.md's board table and its configure preset (tools/gen-boards).
 set(BM_DESCRIPTION "Netduino Plus 2, STM32F405 Cortex-M4F (the Nucleo's STM32 drivers under QEMU)")

@@ -7,6 +7,7 @@ set(BM_CPU_FLAGS -mcpu=cortex-a53)
 set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_pl011.c ${BM_DRIVERS}/arm_vtimer_alarm.c)
 # Entered at EL1 by default; the kit exits through semihosting, so -semihosting is required.
 set(BM_QEMU qemu-system-aarch64 -machine virt -cpu cortex-a53 -nographic -semihosting -kernel @ELF@)
+set(BM_QEMU_MCYCLES_PER_S 390) # M cycles its QEMU line runs a wall second (tools/bench/qemu-rate)
 # Variants of the same image: another core, and entry at EL2 (virtualization=on) and at EL3
 # (secure=on, with EL2 too), which exercise the drop to EL1 in arch/aarch64/start.S.
 set(BM_QEMU_VARIANTS a72 el2 el3)

@@ -6,6 +6,7 @@ set(BM_CPU_FLAGS -mcpu=cortex-a53)
 set(BM_BOARD_SOURCES board.c ${BM_DRIVERS}/uart_pl011.c ${BM_DRIVERS}/arm_vtimer_alarm.c ${BM_DRIVERS}/bcm2835_systimer.c)
 # The ELF starts at EL3 under QEMU; -semihosting carries the exit status.
 set(BM_QEMU qemu-system-aarch64 -machine raspi3b -nographic -semihosting -kernel @ELF@)
+set(BM_QEMU_MCYCLES_PER_S 210) # M cycles its QEMU line runs a wall second (tools/bench/qemu-rate)
 # The raw binary beside the ELF, for the SD card (as kernel8.img, the name the Pi firmware loads).
 # One per image (<name>.kernel8.img): the images built in one folder (the self-tests) would
 # otherwise write one kernel8.img at the same time in a parallel build.

@@ -19,6 +19,8 @@ set(BM_RUNS_ON "TODO: `qemu-system-riscv32 -machine TODO`, or the board")
 # set(BM_QEMU qemu-system-riscv32 -machine TODO -nographic -kernel @ELF@)  # empty: hardware only
 # set(BM_QEMU_VARIANTS v1) + set(BM_QEMU_v1 ...)  # more QEMU lines the tests boot the image with
 # set(BM_EXIT_MAP direct)                # direct (default) or isa-debug-exit: how QEMU's status maps
+# set(BM_QEMU_MCYCLES_PER_S 100)         # M counter cycles its QEMU line runs a second (tools/bench/qemu-rate):
+#                                        # the budget of BM_QEMU_TIMEOUT_S at configure time (unset: 10)
 # set(BM_FLASH openocd -f @DIR@/openocd.cfg -c "program {@ELF@} verify reset exit")
 # set(BM_POST_BUILD ${CMAKE_COMMAND} -E copy @BIN@ @OUTDIR@/@NAME@.kernel8.img)
 # set(BM_BOARD_DEFINES X=1)              # compile definitions for the kit's own code on this board

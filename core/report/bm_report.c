@@ -24,9 +24,11 @@ static const struct {
 #define STATUS_WIDTH 6
 #define ITERS_WIDTH 8
 
-static int short_seen; /* a row was marked '*': the closing legend explains it */
-static int drift_seen; /* a row was marked '~' */
-static int state_seen; /* a row was marked '?' */
+/* The marks a row can carry after "ok", in this order; `seen` has the bit of each a row carried
+ * in this run, for the closing legend (one byte: hifive1's RAM is counted to the byte). */
+enum { MARK_SHORT = 1, MARK_DRIFT = 2, MARK_STATE = 4, MARK_NOISY = 8, MARK_WARM = 16 };
+static const char mark_chars[] = "*~?%^";
+static unsigned char seen;
 
 static int want_table(const struct bm_run_info *run)
 {
@@ -67,7 +69,7 @@ static void table_header(const struct bm_run_info *run)
 
 void bm_report_begin(const struct bm_run_info *run)
 {
-	short_seen = drift_seen = state_seen = 0; /* a new run (host-linux --repetitions) */
+	seen = 0; /* a new run (host-linux --repetitions) */
 	if (want_table(run))
 		bm_report_header(run);
 	if (want_records(run))
@@ -143,19 +145,16 @@ static void table_row(const struct bm_run_info *run, const struct bm_bench_resul
 		bm_out_str(")\n");
 		return;
 	}
-	int unstable = bm_verdict_unstable(res);
-	char mark[STATUS_WIDTH] = "ok", *m = mark + 2;
-	if (res->short_interval)
-		*m++ = '*';
-	if (unstable)
-		*m++ = '~';
-	if (res->state_reason)
-		*m++ = '?';
+	unsigned marks = (res->short_interval ? MARK_SHORT : 0u) | (bm_verdict_unstable(res) ? MARK_DRIFT : 0u) |
+	                 (res->state_reason ? MARK_STATE : 0u) | (bm_report_noisy(res) ? MARK_NOISY : 0u) |
+	                 (res->warmup_settled ? 0u : MARK_WARM);
+	char mark[8] = "ok", *m = mark + 2; /* (every mark at once: 7 characters, past the column) */
+	for (unsigned k = 0; mark_chars[k]; k++)
+		if (marks >> k & 1u)
+			*m++ = mark_chars[k];
 	*m = 0;
 	bm_out_padded(mark, STATUS_WIDTH, 0);
-	short_seen |= res->short_interval;
-	drift_seen |= unstable;
-	state_seen |= res->state_reason != 0;
+	seen |= (unsigned char)marks;
 	bm_fmt_u64(b, res->iters);
 	bm_out_padded(b, ITERS_WIDTH, 1);
 	for (unsigned c = 0; c < COL_COUNT; c++) {
@@ -190,20 +189,27 @@ static void legend(const struct bm_run_info *run)
 	bm_out_str(bm_cycle_unit(run->ai));
 	bm_out_str(" per iteration after overhead subtraction; cold = the first run after setup (and "
 	           "setup_each), alone; insn/it = instructions retired");
-	if (short_seen)
+	if (seen & MARK_SHORT)
 		bm_out_str("; ok* = the median batch is under " BM_SHORT_INTERVAL_FACTOR_TEXT "x the counter read "
 		           "overhead or " BM_SHORT_INTERVAL_FACTOR_TEXT " ticks, so its figure rests on the overhead "
 		           "subtraction or the counter's resolution");
-	if (drift_seen)
+	if (seen & MARK_DRIFT)
 		bm_out_str("; ok~ = UNSTABLE: the fastest batch of one quarter of the samples differs from "
 		           "another's by more than " BM_DRIFT_UNSTABLE_PCT_TEXT " (the machine's speed changed during the benchmark, "
 		           "or the benchmark's own cost changes from sample to sample: its figures mix "
 		           "two states)");
-	if (state_seen)
+	if (seen & MARK_STATE)
 		bm_out_str("; ok? = STATE-DEPENDENT, which fails the run: under deterministic QEMU its cold run "
 		           "cost other than a warm one, so the body's work depends on state it changes itself and "
 		           "the figures time runs on its own output: give it a setup_each that restores its input "
 		           "(or, when runs on its own output are what it measures, declare .carries_state = 1)");
+	if (seen & MARK_NOISY)
+		bm_out_str("; ok% = NOISY: its samples' cv is over " BM_CV_NOISY_PCT_TEXT " (they spread so widely "
+		           "that no one figure stands for them: see its percentiles, or bm plot)");
+	if (seen & MARK_WARM)
+		bm_out_str("; ok^ = UNSETTLED: its warm-up stopped at its cap of " BM_WARMUP_MAX_TEXT " batches "
+		           "before the last " BM_WARMUP_WINDOW_TEXT " agreed within " BM_WARMUP_CV_PCT_TEXT
+		           " (its cost was still moving when the samples began)");
 	bm_out_str(")\n");
 }
 

@@ -132,6 +132,8 @@ static void method_fields(struct bm_record *r, const struct bm_bench_result *res
 	bm_rec_bool(r, "short_interval", res->short_interval);
 	bm_rec_u64(r, "drift_ppm", res->drift_ppm);
 	bm_rec_bool(r, "unstable", bm_verdict_unstable(res));
+	if (bm_report_noisy(res)) /* (only when so: a flag, as the table's ok%) */
+		bm_rec_bool(r, "noisy", 1);
 }
 
 void bm_record_result_open(struct bm_record *r, const struct bm_run_info *run, const struct bm_bench *b,

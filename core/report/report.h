@@ -57,6 +57,13 @@ void bm_report_header(const struct bm_run_info *run);
 /* A rate as MHz with 3 decimals ("999.999 MHz"). */
 void bm_report_mhz(uint64_t hz);
 
+/* An ok result whose samples spread over BM_CV_NOISY_PPM (bm/shared.h): the table's ok%, the
+ * record's "noisy":true. (Its warm-up's verdict, the table's ok^, is the record's warmup.) */
+static inline int bm_report_noisy(const struct bm_bench_result *res)
+{
+	return res->rep.cv_ppm > BM_CV_NOISY_PPM;
+}
+
 /* The record's word for each status (bm/shared.h, BM_STATUS_LIST). */
 extern const char *const bm_status_names[BM_ST_COUNT];
 

@@ -5,8 +5,35 @@
  * around it untouched. Once per benchmark, after its samples: a walk of the nonzero bins. */
 #include "bm_stats_internal.h"
 
+/* Exact mode: every value counted, its extremes where the state keeps them. */
+static int exact_disagree(const struct bm_stats *s, uint64_t n, uint64_t min, int have_sum, uint64_t sum)
+{
+	unsigned m = s->ex_m;
+	if (m > BM_STATS_TOPK || s->ex_n != n)
+		return BM_STATS_DISAGREE_COUNT;
+	uint64_t total = 0, vsum = 0, lo = UINT64_MAX, hi = 0;
+	for (unsigned i = 0; i < m; i++) {
+		uint64_t v = bm_st_ex_val(s, i);
+		if (!s->ex_count[i])
+			return BM_STATS_DISAGREE_BINS;
+		total += s->ex_count[i];
+		vsum += v * s->ex_count[i];
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	if (total != n)
+		return BM_STATS_DISAGREE_BINS;
+	if (n && hi != s->ex_max)
+		return BM_STATS_DISAGREE_TAIL;
+	if (n && (s->min != min || lo != min))
+		return BM_STATS_DISAGREE_MIN;
+	return have_sum && vsum != sum ? BM_STATS_DISAGREE_SUM : 0;
+}
+
 int bm_stats_disagree(const struct bm_stats *s, uint64_t n, uint64_t min, int have_sum, uint64_t sum)
 {
+	if (!s->tail_len)
+		return exact_disagree(s, n, min, have_sum, sum);
 	unsigned len = s->tail_len;
 	if (len > BM_STATS_TOPK || bm_stats_count(s) != n)
 		return BM_STATS_DISAGREE_COUNT;

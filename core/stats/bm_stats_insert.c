@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Statistics core, the sample path (see bm_stats_internal.h; the fast path is inline in
- * bm/stats.h): the exact tail of the K largest as a sorted ring, the insert slow paths, the fast
- * path's window, bm_stats_init and bm_stats_merge. No floating point and no division here. */
+ * bm/stats.h): the exact tail of the K largest as a sorted ring, the insert slow paths (the
+ * exact mode's among them), the fast path's window, bm_stats_init and bm_stats_merge. No
+ * floating point and no division here. */
 #include "bm_stats_internal.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -20,6 +21,10 @@
  * stays valid (the next sample above it refreshes it). */
 void bm_st_fast_reset(struct bm_stats *s)
 {
+	if (!s->tail_len) {
+		bm_st_ex_window(s);
+		return;
+	}
 	s->fast_lo = 1;
 	s->fast_span = 0;
 	s->cap = 0;
@@ -55,12 +60,24 @@ static void hist_place(struct bm_stats *s, uint64_t v)
 
 /* n passes BM_STATS_U16_MAX_N with this sample (the histogram holds <= BM_STATS_U16_MAX_N in
  * 16-bit counts, so the fold's spill table suffices): widen first, then place it. */
-__attribute__((noinline)) void bm_st_widen_add(struct bm_stats *s, uint64_t v)
+__attribute__((noinline)) static void widen_place(struct bm_stats *s, uint64_t v)
 {
 	if (!s->wide)
 		bm_st_widen(s);
 	hist_place(s, v);
 	bm_st_fast_reset(s);
+}
+
+/* The fast path's count wrapped: the exact mode's every sample but 0 (its count stays pinned
+ * at UINT64_MAX), or n passing BM_STATS_U16_MAX_N. Both tail calls: no frame on the exact
+ * mode's every sample. */
+__attribute__((noinline)) void bm_st_widen_add(struct bm_stats *s, uint64_t v)
+{
+	if (!s->tail_len) {
+		bm_st_ex_sample(s, v);
+		return;
+	}
+	widen_place(s, v);
 }
 
 /* A histogram sample the fast path did not take (or the tail's evicted minimum above its cap). */
@@ -135,14 +152,13 @@ __attribute__((noinline)) static void hist_fast_call(struct bm_stats *s, uint64_
 	bm_st_hist_fast(s, v);
 }
 
-/* The rest of the slow path: a sample inside the tail's range, the tail filling, or a
- * histogram sample the window does not cover. */
+/* The rest of the slow path: a sample inside the tail's range, a histogram sample the window
+ * does not cover, or the exact mode's (its first, 0 and 2^64-1). */
 __attribute__((noinline)) static void add_rest(struct bm_stats *s, uint64_t v)
 {
-	if (s->tail_len < K) {
-		tail_fill(s, v);
-		if (s->tail_len == K)
-			bm_st_fast_reset(s);
+	if (!s->tail_len) {
+		if (!bm_st_ex_add(s, v, 1))
+			bm_st_add_slow(s, v); /* (histogram mode now: it takes any value) */
 		return;
 	}
 	if (v <= s->tail[(s->tail_h + 1u) & KM]) {
@@ -172,8 +188,7 @@ BM_NO_LIBCALLS void bm_stats_init(struct bm_stats *s)
 	for (unsigned j = 0; j < K; j++)
 		s->tail[j] = UINT64_MAX;
 	s->tail_h = KM;
-	s->nc = 0 - (uint64_t)BM_ST_NC0;
-	bm_st_fast_reset(s);
+	bm_st_fast_reset(s); /* exact mode, no value yet */
 }
 
 BM_NO_LIBCALLS void bm_stats_merge(struct bm_stats *dst, const struct bm_stats *src)
@@ -181,12 +196,29 @@ BM_NO_LIBCALLS void bm_stats_merge(struct bm_stats *dst, const struct bm_stats *
 	uint64_t sn = bm_stats_count(src);
 	if (sn == 0 || dst == src)
 		return;
+	dst->flags |= src->flags;
+	if (!src->tail_len) { /* exact: its values, one run each */
+		for (unsigned i = 0; i < src->ex_m; i++)
+			bm_stats_add_n(dst, bm_st_ex_val(src, i), src->ex_count[i]);
+		return;
+	}
+	if (!dst->tail_len) { /* exact, and the other is not: to histogram mode, or a tail of all */
+		if (bm_stats_count(dst) == 0) {
+			uint8_t f = dst->flags;
+			*dst = *src;
+			dst->flags = f;
+			return;
+		}
+		if (bm_stats_count(dst) >= K)
+			bm_st_ex_to_hist(dst);
+		else
+			bm_st_ex_to_tail(dst);
+	}
 	uint64_t dn = bm_stats_count(dst), n = dn + sn;
 	if (n < dn) {
 		n = UINT64_MAX;
 		dst->flags |= BM_STATS_F_SUM_SATURATED;
 	}
-	dst->flags |= src->flags;
 	/* dst's histogram holds <= dn <= BM_STATS_U16_MAX_N samples while it has 16-bit counts */
 	if (!dst->wide && n > BM_STATS_U16_MAX_N)
 		bm_st_widen(dst);
@@ -259,6 +291,8 @@ static void slot_add(struct bm_stats *s, uintptr_t slot, uint32_t m)
  * state is the one n single adds leave (byte for byte: tests/stats). */
 void bm_stats_add_n(struct bm_stats *s, uint64_t v, uint64_t n)
 {
+	if (!s->tail_len && n)
+		n -= bm_st_ex_add(s, v, n);
 	while (n) {
 		uint32_t m = n < UINT16_MAX ? (uint32_t)n : UINT16_MAX;
 		int fast = v - s->fast_lo < s->fast_span;

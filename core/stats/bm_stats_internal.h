@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Internals of the statistics core, shared by its parts: the histogram's layout and counts
- * (bm_stats_layout.c), the insert slow paths, the tail and merge (bm_stats_insert.c), the
- * report (bm_stats_report.c) and the hist record both ways (bm_stats_record.c). The insert fast
- * path is in bm/stats.h. Design and figures: docs/statistics.md. */
+ * (bm_stats_layout.c), the insert slow paths, the tail and merge (bm_stats_insert.c), the exact
+ * mode (bm_stats_exact.c), the report (bm_stats_report.c) and the hist record both ways
+ * (bm_stats_record.c). The insert fast path is in bm/stats.h. Design and figures:
+ * docs/statistics.md. */
 #ifndef BM_STATS_INTERNAL_H
 #define BM_STATS_INTERNAL_H
 
@@ -92,9 +93,11 @@ void bm_st_widen(struct bm_stats *s);
 /* Count c samples of value v in the histogram's bins, raising the top first if v is above it
  * (no sums, no n). */
 void bm_st_bin_add(struct bm_stats *s, uint64_t v, uint64_t c);
-/* Sums: move the fast path's overflow room back (sum_lo, sq_mid < 2^63); add one value. */
+/* Sums: move the fast path's overflow room back (sum_lo, sq_mid < 2^63); add one value; set
+ * them from exact totals (sum < 2^127, sum of squares < 2^191). */
 void bm_st_fold(struct bm_stats *s);
 void bm_st_sums_add(struct bm_stats *s, uint64_t v);
+void bm_st_sums_set(struct bm_stats *s, const struct bm_wide *s1, const struct bm_wide *s2);
 /* The fast path's fields, from the state (after every change the fast path did not make). */
 void bm_st_fast_reset(struct bm_stats *s);
 
@@ -104,6 +107,61 @@ static inline uint64_t bm_st_tail_at(const struct bm_stats *s, unsigned j)
 {
 	return s->tail[(s->tail_h + 1u + j) & KM];
 }
+
+/* ---- exact mode (bm_stats_exact.c) ---- */
+
+/* Value i of an exact-mode state (in the order they came). */
+static inline uint64_t bm_st_ex_val(const struct bm_stats *s, unsigned i)
+{
+	return s->tail[i];
+}
+/* The hash table of the values: Fibonacci hashing (one multiply: of v on a 64-bit core, of its
+ * two words folded on a 32-bit one), linear probing in 2K slots. */
+#define BM_ST_EX_SLOTS (2u * K)
+#define BM_ST_EX_BITS                                                                                     \
+	(BM_ST_EX_SLOTS >= 256 ? 8 : BM_ST_EX_SLOTS >= 128 ? 7 : BM_ST_EX_SLOTS >= 64 ? 6 : BM_ST_EX_SLOTS >= 32 ? 5 \
+	 : BM_ST_EX_SLOTS >= 16 ? 4 : BM_ST_EX_SLOTS >= 8 ? 3 : BM_ST_EX_SLOTS >= 4 ? 2 : 1)
+
+static inline __attribute__((always_inline)) uintptr_t bm_st_ex_probe(uint64_t v)
+{
+	if (BM_ST_NARROW)
+		return (uint32_t)(((uint32_t)v ^ (uint32_t)(v >> 32)) * 0x9e3779b1u) >> (32 - BM_ST_EX_BITS);
+	return (uintptr_t)((v * 0x9e3779b97f4a7c15ull) >> (64 - BM_ST_EX_BITS));
+}
+
+/* v's index among the values + 1, or 0 and in *slot the free slot of the hash table where it
+ * would go. (1-based: the index's -1 folds into the addressing.) */
+static inline __attribute__((always_inline)) uintptr_t bm_st_ex_find(const struct bm_stats *s, uint64_t v,
+                                                                     uintptr_t *slot)
+{
+	for (uintptr_t h = bm_st_ex_probe(v);; h = (h + 1u) & (BM_ST_EX_SLOTS - 1u)) {
+		uintptr_t e = s->ex_hash[h];
+		if (!e || s->tail[e - 1u] == v) {
+			*slot = h;
+			return e;
+		}
+	}
+}
+/* One sample of v >= 1 in exact mode (bm_st_widen_add's). */
+void bm_st_ex_sample(struct bm_stats *s, uint64_t v);
+/* Counts c samples of v: returns how many it took (c, or fewer when the state switched to
+ * histogram mode: a value past K, or 2^32 - 1 samples; the caller adds the rest there). */
+uint64_t bm_st_ex_add(struct bm_stats *s, uint64_t v, uint64_t c);
+/* The exact mode's insert window and pinned count (after every change to its values). */
+void bm_st_ex_window(struct bm_stats *s);
+/* To histogram mode: the state these samples give there (n >= K). */
+void bm_st_ex_to_hist(struct bm_stats *s);
+/* To a tail holding every sample, no histogram (n < K: merge only). */
+void bm_st_ex_to_tail(struct bm_stats *s);
+/* From a tail holding every sample (tail[0 .. tail_len) ascending, no histogram). */
+void bm_st_ex_from_tail(struct bm_stats *s);
+/* After the values and counts were put in place (a rebuild): min, max, the hash, the window. */
+void bm_st_ex_ready(struct bm_stats *s);
+/* The index of the value of each of k ascending ranks (1-based, <= n), in one walk. */
+void bm_st_ex_ranks(const struct bm_stats *s, const uint64_t *rank, unsigned k, unsigned *at);
+/* Sum x and sum x^2 over every sample, exactly. */
+void bm_st_ex_totals(const struct bm_stats *s, struct bm_wide *s1, struct bm_wide *s2);
+void bm_st_ex_view(const struct bm_stats *s, const struct bm_stats_view *v);
 
 /* ---- exact arithmetic of the report (bm_stats_wide.c) ---- */
 

@@ -258,3 +258,14 @@ void bm_st_sums_add(struct bm_stats *s, uint64_t v)
 	s->sq_top = t;
 	bm_st_fold(s);
 }
+
+/* sum = lo + 2^63 hi, sumsq = lo + 2^64 mid + 2^127 top, from their exact values */
+void bm_st_sums_set(struct bm_stats *s, const struct bm_wide *s1, const struct bm_wide *s2)
+{
+	const uint32_t *a = s1->w, *b = s2->w;
+	s->sum_lo = ((uint64_t)a[1] << 32 | a[0]) & (UINT64_MAX >> 1);
+	s->sum_hi = (uint64_t)a[3] << 33 | (uint64_t)a[2] << 1 | a[1] >> 31;
+	s->sq_lo = (uint64_t)b[1] << 32 | b[0];
+	s->sq_mid = ((uint64_t)b[3] << 32 | b[2]) & (UINT64_MAX >> 1);
+	s->sq_top = (uint64_t)b[5] << 33 | (uint64_t)b[4] << 1 | b[3] >> 31;
+}

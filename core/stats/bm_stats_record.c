@@ -37,6 +37,8 @@ void bm_stats_record_fields(struct bm_record *r, const struct bm_stats_report *r
 	bm_rec_milli128(r, "hi", rep->fence_hi_milli);
 	bm_rec_u64(r, "out_lo", rep->outliers_lo);
 	bm_rec_u64(r, "out_hi", rep->outliers_hi);
+	if (rep->outliers_uncertain) /* samples in bins that straddle a fence: out_lo, out_hi are */
+		bm_rec_u64(r, "out_uncertain", rep->outliers_uncertain); /* within this of the truth */
 	bm_rec_milli128(r, "mean", rep->filtered_mean_milli);
 	bm_rec_obj_end(r);
 	bm_rec_obj_begin(r, "flags");
@@ -81,6 +83,64 @@ static void fmt_wide(char *b, const struct bm_wide *v)
 		b[n + i] = low[i];
 }
 
+/* The record's bins, tail and (exact mode) values from a view (bm_stats_view): each array opens
+ * as the first element of the next part arrives. */
+struct view_rec {
+	struct bm_record *r;
+	int part; /* 0 bins, 1 tail, 2 values */
+};
+
+static void view_to(struct view_rec *w, int part)
+{
+	static const char *const key[] = {"bins", "tail", "values"};
+	while (w->part < part) {
+		bm_rec_array_end(w->r);
+		bm_rec_array_begin(w->r, key[++w->part]);
+	}
+}
+
+static void view_bin_rec(void *ctx, uint64_t lo, uint64_t hi, uint64_t count)
+{
+	struct bm_record *r = ((struct view_rec *)ctx)->r;
+	bm_rec_elem_array_begin(r);
+	bm_rec_elem_u64(r, lo);
+	bm_rec_elem_u64(r, hi);
+	bm_rec_elem_u64(r, count);
+	bm_rec_array_end(r);
+}
+
+static void view_tail_rec(void *ctx, uint64_t v)
+{
+	view_to(ctx, 1);
+	bm_rec_elem_u64(((struct view_rec *)ctx)->r, v);
+}
+
+static void view_value_rec(void *ctx, uint64_t v, uint64_t count)
+{
+	struct bm_record *r = ((struct view_rec *)ctx)->r;
+	view_to(ctx, 2);
+	bm_rec_elem_array_begin(r);
+	bm_rec_elem_u64(r, v);
+	bm_rec_elem_u64(r, count);
+	bm_rec_array_end(r);
+}
+
+void bm_stats_view(const struct bm_stats *s, const struct bm_stats_view *v)
+{
+	if (!s->tail_len) {
+		bm_st_ex_view(s, v);
+		return;
+	}
+	unsigned nb = s->top != EMPTY_TOP ? NBINS(s->wide) : 0;
+	for (unsigned i = bm_st_next_bin(s, 0, nb); i < nb; i = bm_st_next_bin(s, i + 1, nb)) {
+		uint64_t lo, hi;
+		if (bm_st_bin_range(s->wide, s->top, i, &lo, &hi))
+			v->bin(v->ctx, lo, hi, bm_st_count_get(s, i));
+	}
+	for (unsigned j = 0; j < s->tail_len; j++)
+		v->tail(v->ctx, bm_st_tail_at(s, j));
+}
+
 void bm_stats_hist_fields(struct bm_record *r, const struct bm_stats *s)
 {
 	uint64_t n = bm_stats_count(s);
@@ -89,47 +149,43 @@ void bm_stats_hist_fields(struct bm_record *r, const struct bm_stats *s)
 	bm_st_totals(s, &s1, &s2);
 	fmt_wide(b, &s2);
 	bm_rec_u64(r, "n", n);
-	bm_rec_u64(r, "min", n == 0 ? 0 : s->top != EMPTY_TOP ? s->min : bm_st_tail_at(s, 0));
+	bm_rec_u64(r, "min", n == 0 ? 0 : !s->tail_len || s->top != EMPTY_TOP ? s->min : bm_st_tail_at(s, 0));
 	bm_rec_u64(r, "max", bm_stats_max(s));
 	bm_rec_u128(r, "sum", wide128(&s1)); /* < 2^127 for n < 2^63 */
 	bm_rec_num(r, "sumsq", b);
 	bm_rec_u64(r, "topk", K);
-	bm_rec_u64(r, "bins_per_octave", s->wide ? PER(1) : PER(0));
+	bm_rec_u64(r, "bins_per_octave", n > BM_STATS_U16_MAX_N ? PER(1) : PER(0));
 	bm_rec_obj_begin(r, "saturated");
 	bm_rec_bool(r, "sum", (s->flags & BM_STATS_F_SUM_SATURATED) != 0);
 	bm_rec_bool(r, "bins", (s->flags & BM_STATS_F_BIN_SATURATED) != 0);
 	bm_rec_obj_end(r);
+	struct view_rec w = {r, 0};
+	struct bm_stats_view v = {view_bin_rec, view_tail_rec, view_value_rec, &w};
 	bm_rec_array_begin(r, "bins");
-	unsigned nb = s->top != EMPTY_TOP ? NBINS(s->wide) : 0;
-	for (unsigned i = bm_st_next_bin(s, 0, nb); i < nb; i = bm_st_next_bin(s, i + 1, nb)) {
-		uint64_t c = bm_st_count_get(s, i), lo, hi;
-		if (!bm_st_bin_range(s->wide, s->top, i, &lo, &hi))
-			continue;
-		bm_rec_elem_array_begin(r);
-		bm_rec_elem_u64(r, lo);
-		bm_rec_elem_u64(r, hi);
-		bm_rec_elem_u64(r, c);
-		bm_rec_array_end(r);
-	}
-	bm_rec_array_end(r);
-	bm_rec_array_begin(r, "tail");
-	for (unsigned j = 0; j < s->tail_len; j++)
-		bm_rec_elem_u64(r, bm_st_tail_at(s, j));
+	bm_stats_view(s, &v); /* (an exact state's values after its bins and tail: "values") */
+	view_to(&w, 1);
 	bm_rec_array_end(r);
 }
 
 /* ---- hist: the record as a state ------------------------------------------------------------ */
 
 /* While rebuilding, two derived fields hold the checks' running values (bm_st_fast_reset sets
- * them properly at the end): fast_lo = the last bin's index + 1, fast_span = the bins' total. */
+ * them properly at the end): fast_lo = the last bin's index + 1, fast_span = the bins' total.
+ * An exact state's values are counted in place (ex_m, ex_n: the total in fast_span). */
 const char *bm_stats_rebuild_begin(struct bm_stats *s, const struct bm_stats_hist_head *h)
 {
 	bm_stats_init(s);
 	if (h->topk != K)
 		return "topk differs from this build's (BM_STATS_TOPK): the tail cannot be rebuilt exactly";
-	s->wide = h->n > BM_STATS_U16_MAX_N;
-	if (h->bins_per_octave != (s->wide ? PER(1) : PER(0)))
+	if (h->bins_per_octave != (h->n > BM_STATS_U16_MAX_N ? PER(1) : PER(0)))
 		return "bins_per_octave does not match n (46 up to 1,114,111 samples, 23 above)";
+	if (h->nvalues) {
+		s->fast_span = 0;
+		if (h->nvalues > K)
+			return "more values than topk (an exact state holds at most topk)";
+		return h->n > UINT32_MAX ? "values with n of 2^32 or more (an exact state holds fewer)" : 0;
+	}
+	s->wide = h->n > BM_STATS_U16_MAX_N;
 	if (h->nbins)
 		s->top = (uint8_t)(h->last_lo ? bm_st_msb64(h->last_lo) : 0);
 	s->fast_lo = 0;
@@ -173,8 +229,59 @@ const char *bm_stats_rebuild_tail(struct bm_stats *s, uint64_t v)
 	return 0;
 }
 
+const char *bm_stats_rebuild_value(struct bm_stats *s, uint64_t v, uint64_t count)
+{
+	unsigned m = s->ex_m;
+	if (m >= K)
+		return "more values than topk";
+	if (count == 0 || count > UINT32_MAX)
+		return "a value's count is 0 or above 2^32-1";
+	if (m && v <= s->tail[m - 1u])
+		return "values are not ascending and distinct";
+	s->fast_span += count;
+	if (s->fast_span > UINT32_MAX)
+		return "value counts add up past 2^32-1";
+	s->tail[m] = v;
+	s->ex_count[m] = (uint32_t)count;
+	s->ex_m = (uint8_t)(m + 1u);
+	return 0;
+}
+
+/* The record's sum and sumsq as wide integers. */
+static void head_sums(const struct bm_stats_hist_head *h, struct bm_wide *s1, struct bm_wide *s2)
+{
+	*s1 = bm_wide_u128(h->sum);
+	*s2 = bm_wide_u128(bm_u128_from64(h->sumsq[0]));
+	s2->w[2] = (uint32_t)h->sumsq[1];
+	s2->w[3] = (uint32_t)(h->sumsq[1] >> 32);
+	s2->w[4] = (uint32_t)h->sumsq[2];
+	s2->w[5] = (uint32_t)(h->sumsq[2] >> 32);
+}
+
+/* An exact state's end: its values give every figure, so the head must be exactly theirs. */
+static const char *rebuild_values_end(struct bm_stats *s, const struct bm_stats_hist_head *h)
+{
+	struct bm_wide s1, s2, e1, e2;
+	unsigned m = s->ex_m;
+	if (m != h->nvalues || s->fast_span != h->n)
+		return "value counts do not add up to n";
+	s->ex_n = (uint32_t)h->n;
+	if (h->min != s->tail[0] || h->max != s->tail[m - 1u])
+		return "min or max is not the smallest or largest value";
+	if (h->sum_saturated || h->bins_saturated)
+		return "an exact state with saturated counts";
+	head_sums(h, &s1, &s2);
+	bm_st_ex_totals(s, &e1, &e2);
+	if (bm_wide_cmp(s1.w, e1.w, BM_WIDE_WORDS) || bm_wide_cmp(s2.w, e2.w, BM_WIDE_WORDS))
+		return "sum or sumsq is not what the values add up to";
+	bm_st_ex_ready(s);
+	return 0;
+}
+
 const char *bm_stats_rebuild_end(struct bm_stats *s, const struct bm_stats_hist_head *h)
 {
+	if (h->nvalues)
+		return rebuild_values_end(s, h);
 	uint64_t hist_n = s->fast_span, len = s->tail_len;
 	if (len != (h->n < K ? h->n : K) || hist_n != h->n - len)
 		return "bin counts and tail length do not add up to n (the tail holds min(n, topk))";
@@ -196,11 +303,8 @@ const char *bm_stats_rebuild_end(struct bm_stats *s, const struct bm_stats_hist_
 		s->min = h->min;
 	}
 	/* the histogram's sums: the record's totals less the tail's */
-	struct bm_wide s1 = bm_wide_u128(h->sum), s2 = bm_wide_u128(bm_u128_from64(h->sumsq[0])), t;
-	s2.w[2] = (uint32_t)h->sumsq[1];
-	s2.w[3] = (uint32_t)(h->sumsq[1] >> 32);
-	s2.w[4] = (uint32_t)h->sumsq[2];
-	s2.w[5] = (uint32_t)(h->sumsq[2] >> 32);
+	struct bm_wide s1, s2, t;
+	head_sums(h, &s1, &s2);
 	for (unsigned j = 0; j < len; j++) {
 		t = bm_wide_u64(s->tail[j]);
 		unsigned b1 = bm_wide_sub(s1.w, t.w, BM_WIDE_WORDS);
@@ -211,16 +315,15 @@ const char *bm_stats_rebuild_end(struct bm_stats *s, const struct bm_stats_hist_
 	if (s->top == EMPTY_TOP && (s1.w[0] | s1.w[1] | s1.w[2] | s1.w[3] | s2.w[0] | s2.w[1] | s2.w[2] | s2.w[3] |
 	                            s2.w[4] | s2.w[5]))
 		return "sum or sumsq is not the tail's own (no bins)";
-	/* sum = lo + 2^63 hi, sumsq = lo + 2^64 mid + 2^127 top */
-	s->sum_lo = ((uint64_t)s1.w[1] << 32 | s1.w[0]) & (UINT64_MAX >> 1);
-	s->sum_hi = ((uint64_t)s1.w[3] << 33 | (uint64_t)s1.w[2] << 1 | s1.w[1] >> 31);
-	s->sq_lo = (uint64_t)s2.w[1] << 32 | s2.w[0];
-	s->sq_mid = ((uint64_t)s2.w[3] << 32 | s2.w[2]) & (UINT64_MAX >> 1);
-	s->sq_top = (uint64_t)s2.w[5] << 33 | (uint64_t)s2.w[4] << 1 | s2.w[3] >> 31;
+	bm_st_sums_set(s, &s1, &s2);
 	if (s1.w[3] >> 31)
 		return "sum is 2^127 or more (beyond what a state holds)";
 	s->flags = (uint8_t)((h->sum_saturated ? BM_STATS_F_SUM_SATURATED : 0) |
 	                     (h->bins_saturated ? BM_STATS_F_BIN_SATURATED : 0));
+	if (s->top == EMPTY_TOP) { /* every sample in the tail: known exactly, an exact state */
+		bm_st_ex_from_tail(s);
+		return 0;
+	}
 	s->nc = h->n - len - BM_ST_NC0;
 	bm_st_fast_reset(s);
 	return 0;

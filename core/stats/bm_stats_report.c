@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Statistics core, report time (see bm_stats_internal.h): nearest-rank quantiles from the tail or
- * the histogram with their error bounds, exact moments from the integer sums in wide arithmetic
+/* Statistics core, report time (see bm_stats_internal.h): nearest-rank quantiles from the exact
+ * values, or from the tail or the histogram with their error bounds, exact moments from the integer sums in wide arithmetic
  * (bm_stats_wide.c), Tukey fences and the outlier summary. Never on the insert path; small code
  * first. */
 #include "bm/shared.h"
@@ -76,6 +76,8 @@ static void quantile_at(const struct bm_stats *s, uint64_t rank, unsigned bin, u
 	uint32_t bound = 0;
 	if (n == 0)
 		v = 0;
+	else if (!s->tail_len)
+		v = bm_st_ex_val(s, bin); /* (bins_of_ranks: the value's index) */
 	else if (rank > hist_n)
 		v = bm_st_tail_at(s, (unsigned)(rank - hist_n - 1));
 	else if (rank == 1)
@@ -107,11 +109,16 @@ static unsigned bins_end(const struct bm_stats *s)
 /* The histogram bins that ascending ranks fall in, in one walk over the bins (a report asks for
  * six quantiles; a walk each would be most of the report's time), from the top down: the histogram is
  * anchored at its top, so a run's samples sit in its last octaves and the walk ends early. Ranks
- * past the histogram (in the tail) take no walk; quantile_at reads them from the tail. */
+ * past the histogram (in the tail) take no walk; quantile_at reads them from the tail. In exact
+ * mode: the index of each rank's value. */
 static void bins_of_ranks(const struct bm_stats *s, const uint64_t *rank, unsigned k, unsigned *bin)
 {
 	uint64_t hist_n = bm_stats_count(s) - s->tail_len, above = 0;
 	unsigned p = NBINS(s->wide), j = k;
+	if (!s->tail_len) { /* exact mode: the values' indices */
+		bm_st_ex_ranks(s, rank, k, bin);
+		return;
+	}
 	while (j > 0 && rank[j - 1] > hist_n)
 		bin[--j] = p - 1u;
 	if (j > 0)
@@ -166,14 +173,14 @@ __attribute__((noinline)) static void tukey(const struct bm_stats *s, uint64_t d
 	bm_st_scaled(y.lo, y.hi, 500, div, &r->fence_hi_milli);
 	uint64_t lo_t = (x.lo >> 1 | x.hi << 63) + (x.lo & 1); /* ceil(X / 2) <= Q1 */
 	uint64_t hi_t = y.hi >> 1 ? UINT64_MAX : y.lo >> 1 | y.hi << 63;
-	/* Outliers: exact in the tail; histogram bins by their range (a bin straddling a fence is
-	 * classified by its representative and counted as uncertain). */
+	/* Outliers: exact values and the tail exactly; histogram bins by their range (a bin
+	 * straddling a fence is classified by its representative and counted as uncertain). */
 	uint64_t out[2] = {0, 0}, unc = 0;
 	uint32_t osum[WN], t[WN], d[WN];
 	bm_st_wset(osum, 0, 0);
 	bool exact = true;
-	unsigned nb = s->top == EMPTY_TOP ? 0 : NBINS(s->wide);
-	for (unsigned i = bm_st_next_bin(s, bins_begin(s), nb); i < nb + s->tail_len;
+	unsigned nb = s->top == EMPTY_TOP ? 0 : NBINS(s->wide), nx = s->tail_len ? s->tail_len : s->ex_m;
+	for (unsigned i = bm_st_next_bin(s, bins_begin(s), nb); i < nb + nx;
 	     i = i < nb ? bm_st_next_bin(s, i + 1, nb) : i + 1) {
 		uint64_t c = 1, lo, hi, v;
 		if (i < nb) {
@@ -183,8 +190,11 @@ __attribute__((noinline)) static void tukey(const struct bm_stats *s, uint64_t d
 			if (lo >= lo_t && hi <= hi_t)
 				continue;
 			v = bin_rep(s, i, &lo, &hi, 0);
-		} else {
+		} else if (s->tail_len) {
 			lo = hi = v = bm_st_tail_at(s, i - nb);
+		} else {
+			lo = hi = v = bm_st_ex_val(s, i);
+			c = s->ex_count[i];
 		}
 		int below = v < lo_t, above = v > hi_t;
 		int straddle = (lo < lo_t && hi >= lo_t) || (lo <= hi_t && hi > hi_t);
@@ -280,11 +290,11 @@ BM_NO_LIBCALLS void bm_stats_report(const struct bm_stats *s, uint64_t div, stru
 	uint64_t n = bm_stats_count(s);
 	r->n = n;
 	r->div = div;
-	r->bins_per_octave = s->wide ? PER(1) : PER(0);
+	r->bins_per_octave = n > BM_STATS_U16_MAX_N ? PER(1) : PER(0); /* (wide follows n) */
 	r->flags = s->flags | (coarsened(s) ? BM_STATS_F_COARSENED : 0);
 	if (n == 0)
 		return;
-	bm_st_scaled(s->top != EMPTY_TOP ? s->min : bm_st_tail_at(s, 0), 0, 1000, div, &r->min_milli);
+	bm_st_scaled(!s->tail_len || s->top != EMPTY_TOP ? s->min : bm_st_tail_at(s, 0), 0, 1000, div, &r->min_milli);
 	bm_st_scaled(bm_stats_max(s), 0, 1000, div, &r->max_milli);
 	/* The reported quantiles and Tukey's quartiles: ranks ascending, one walk (bm/shared.h; Q1 and
 	 * Q3 undivided). */

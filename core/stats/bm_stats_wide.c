@@ -182,6 +182,10 @@ void bm_st_scaled(uint64_t lo, uint64_t hi, uint64_t m, uint64_t div, struct bm_
 
 void bm_st_totals(const struct bm_stats *s, struct bm_wide *s1, struct bm_wide *s2)
 {
+	if (!s->tail_len) {
+		bm_st_ex_totals(s, s1, s2);
+		return;
+	}
 	uint32_t t[WN];
 	/* sum_lo + 2^63 sum_hi and sq_lo + 2^64 sq_mid + 2^127 sq_top */
 	bm_st_wset(s1->w, s->sum_hi, 0);

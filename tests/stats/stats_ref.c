@@ -146,6 +146,19 @@ uint64_t ref_bin_count(const struct bm_stats *s, unsigned i)
 
 int ref_same_bins(const struct bm_stats *a, const struct bm_stats *b)
 {
+	if (!a->tail_len || !b->tail_len) { /* exact mode: the same values and counts (kept in the
+	                                     * order they came) */
+		if (a->tail_len != b->tail_len || a->ex_m != b->ex_m || a->ex_n != b->ex_n)
+			return 0;
+		for (unsigned i = 0; i < a->ex_m; i++) {
+			unsigned j = 0;
+			while (j < b->ex_m && b->tail[j] != a->tail[i])
+				j++;
+			if (j == b->ex_m || b->ex_count[j] != a->ex_count[i])
+				return 0;
+		}
+		return 1;
+	}
 	if (a->top != b->top || a->wide != b->wide || a->spill_len != b->spill_len)
 		return 0;
 	for (unsigned i = 0; i < (a->wide ? 339u : BM_STATS_SLOTS16); i++)
@@ -314,6 +327,26 @@ void ref_check_case(const char *name, const uint64_t *x, size_t n, struct case_r
 		if (verbose && dlo + dhi > r.outliers_uncertain)
 			printf("  [%s n=%zu] tukey lo %" PRIu64 "/%" PRIu64 " hi %" PRIu64 "/%" PRIu64 " unc %" PRIu64 "\n",
 			       name, n, lo, r.outliers_lo, hi, r.outliers_hi, r.outliers_uncertain);
+	}
+
+	/* at most K distinct values: the exact mode's, every answer exact and Tukey's counts counts */
+	size_t distinct = 0;
+	for (size_t i = 0; i < n; i++)
+		distinct += i == 0 || sorted[i] != sorted[i - 1];
+	if (n && n <= UINT32_MAX && distinct <= BM_STATS_TOPK) {
+		for (size_t k = 0; k < stats_n_qs; k++)
+			BM_CHECK(res->bound[k] == 0 && res->got_v[k] == res->exact_v[k]);
+		uint64_t lo = 0, hi = 0;
+		for (size_t i = 0; i < n; i++) {
+			u128 v = (u128)x[i] * 1000;
+			lo += v < U(r.fence_lo_milli);
+			hi += v > U(r.fence_hi_milli);
+		}
+		BM_CHECK(r.outliers_uncertain == 0 && r.outliers_lo == lo && r.outliers_hi == hi);
+		BM_CHECK(r.filtered_mean_exact && !(r.flags & BM_STATS_F_COARSENED));
+		if (verbose && (r.outliers_lo != lo || r.outliers_hi != hi))
+			printf("  [%s n=%zu] exact tukey lo %" PRIu64 "/%" PRIu64 " hi %" PRIu64 "/%" PRIu64 "\n", name, n,
+			       lo, r.outliers_lo, hi, r.outliers_hi);
 	}
 
 	/* order independence: shuffled, ascending, descending give byte-identical reports */

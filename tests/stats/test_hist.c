@@ -198,6 +198,18 @@ static void t_disagree(void)
 	BM_CHECK_EQ_U64((uint64_t)bm_stats_disagree(&c, 1000, lo, 1, sum), BM_STATS_DISAGREE_SUM);
 }
 
+/* h as `good` was (its bins in their own array), before the next way of spoiling it. */
+static void restore(const struct hist *good)
+{
+	memcpy(h.bins, good->bins, good->nbins * sizeof *h.bins);
+	h.head = good->head;
+	h.nbins = good->nbins;
+	memcpy(h.tail, good->tail, sizeof h.tail);
+	h.ntail = good->ntail;
+	memcpy(h.values, good->values, sizeof h.values);
+	h.nvalues = good->nvalues;
+}
+
 /* A record that does not describe a state is refused, whatever is wrong with it. */
 static void t_refused(void)
 {
@@ -215,11 +227,7 @@ static void t_refused(void)
 	           {"max not the tail's", 4}, {"min outside the lowest bin", 5}, {"topk", 6},
 	           {"bins_per_octave", 7}, {"sum below the tail's", 8}, {"bins out of order", 9}};
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-		memcpy(h.bins, good.bins, good.nbins * sizeof *h.bins);
-		h.head = good.head;
-		h.nbins = good.nbins;
-		memcpy(h.tail, good.tail, sizeof h.tail);
-		h.ntail = good.ntail;
+		restore(&good);
 		switch (bad[k].field) {
 		case 0: h.head.n++; break;
 		case 1: h.bins[3][1]++; break;
@@ -241,9 +249,51 @@ static void t_refused(void)
 	free(good.bins);
 }
 
+/* An exact state's record (values, with bins and tail as it would switch to them): rebuilt to the
+ * same report, and refused when the values and the rest disagree in any part. */
+static void t_refused_exact(void)
+{
+	bm_stats_init(&s);
+	for (uint64_t i = 0; i < 1000; i++) /* 2222 once, 2223 999 times, 13 at 7000 */
+		bm_stats_add(&s, i == 500 ? 2222 : i % 77 == 3 ? 7000 : 2223);
+	BM_CHECK(s.tail_len == 0);
+	BM_CHECK(round_trip(&s, &t, 4) == 0);
+	same_report(&s, &t, "exact", 1000);
+	BM_CHECK(h.nvalues == 3 && h.values[0][0] == 2222 && h.values[0][1] == 1 && h.nbins == 1);
+	struct hist good = h;
+	good.bins = malloc(h.nbins * sizeof *h.bins);
+	memcpy(good.bins, h.bins, h.nbins * sizeof *h.bins);
+	static const char *const what[] = {"a count off", "values not ascending", "a zero count", "n off",
+	                                   "a bin count off", "a tail value moved", "min not the first value",
+	                                   "max not the last value", "sum off", "sumsq off", "saturated",
+	                                   "a value dropped"};
+	for (unsigned k = 0; k < sizeof what / sizeof what[0]; k++) {
+		restore(&good);
+		switch (k) {
+		case 0: h.values[1][1]--; h.values[0][1]++; break; /* (same n, other sums) */
+		case 1: h.values[0][0] = 2224; break;
+		case 2: h.values[0][1] = 0; h.head.n--; break;
+		case 3: h.head.n++; break;
+		case 4: h.bins[0][2]++; h.ntail--; break;
+		case 5: h.tail[0] = 2222; break;
+		case 6: h.head.min = 2223; break;
+		case 7: h.head.max = 6999; break;
+		case 8: h.head.sum.lo++; break;
+		case 9: h.head.sumsq[0]++; break;
+		case 10: h.head.sum_saturated = 1; break;
+		case 11: h.nvalues--; break;
+		}
+		const char *why = bm_hist_rebuild(&t, &h);
+		BM_CHECK(why != 0);
+		if (!why)
+			printf("  accepted: %s\n", what[k]);
+	}
+	free(good.bins);
+}
+
 static const struct bm_test_case cases[] = {
-	BM_TEST_CASE(t_refused), BM_TEST_CASE(t_huge),  BM_TEST_CASE(t_dists),
-	BM_TEST_CASE(t_wide),    BM_TEST_CASE(t_disagree),
+	BM_TEST_CASE(t_refused), BM_TEST_CASE(t_huge),     BM_TEST_CASE(t_dists),
+	BM_TEST_CASE(t_wide),    BM_TEST_CASE(t_disagree), BM_TEST_CASE(t_refused_exact),
 };
 
 int main(void)

@@ -7,7 +7,7 @@
 
 #include "bm_test.h"
 #include "stats_ref.h"
-#include "../../core/stats/bm_stats_tables.h"
+#include "../../core/stats/bm_stats_internal.h"
 
 static const size_t sizes[] = {1, 2, 3, 5, 10, 100, 6399, 6400, 63999, 64000, 100000};
 
@@ -68,16 +68,17 @@ static void t_add_n_square_carry(void)
 {
 	static struct bm_stats a, b;
 	unsigned found = 0;
-	for (uint64_t v = (1ull << 32) - 2; v > (1ull << 31) && found < 3; v--) {
+	for (uint64_t v = (1ull << 32) - 100; v > (1ull << 31) && found < 3; v--) {
 		uint64_t sq = v * v, m = 65535 - (v & 1023);
 		uint64_t lo_p = (sq & UINT32_MAX) * m, hi_p = (sq >> 32) * m;
 		if (lo_p + (hi_p << 32) >= lo_p)
 			continue; /* no carry out of the low word for this (v, m) */
 		found++;
 		bm_stats_init(&a);
-		for (int i = 0; i < 64; i++)
-			bm_stats_add(&a, UINT32_MAX);
+		for (int i = 0; i < 64; i++) /* K distinct values: v, the next, is past the exact mode */
+			bm_stats_add(&a, UINT32_MAX - (uint64_t)i);
 		bm_stats_add(&a, v);
+		BM_CHECK(a.tail_len == BM_STATS_TOPK);
 		memcpy(&b, &a, sizeof a);
 		bm_stats_add_n(&a, v, m);
 		for (uint64_t i = 0; i < m; i++)
@@ -234,6 +235,148 @@ static void t_widen(void)
 	BM_CHECK_EQ_U64(tot, n);
 }
 
+/* Samples that take few values (the exact mode): nearest-rank answers and Tukey counts exact
+ * (ref_check_case holds every answer to the sorted reference when there are at most K distinct
+ * values). Two adjacent ticks in every split, as a SysTick board reads a benchmark; hit/miss
+ * pairs; 64 values spread over a range; 40-bit values; and one value past K. */
+static void exact_cases(const char *name, const uint64_t *vals, size_t nv, size_t n, uint64_t seed, int full)
+{
+	uint64_t *x = malloc(n * sizeof *x), st = seed;
+	for (size_t i = 0; i < n; i++)
+		x[i] = vals[ref_rng(&st) % nv];
+	struct case_result res;
+	if (full) {
+		ref_check_case(name, x, n, &res, 1);
+	} else { /* the quantiles and the exact Tukey counts only (every split of two ticks) */
+		static struct bm_stats s;
+		bm_stats_init(&s);
+		for (size_t i = 0; i < n; i++)
+			bm_stats_add(&s, x[i]);
+		struct bm_stats_report r;
+		bm_stats_report(&s, 4, &r);
+		BM_CHECK(s.tail_len == 0 && r.outliers_uncertain == 0);
+		BM_CHECK(r.p50.bound_ppm == 0 && r.p90.bound_ppm == 0 && r.p99.bound_ppm == 0 && r.p999.bound_ppm == 0);
+	}
+	free(x);
+}
+
+static void t_exact_two_ticks(void)
+{
+	static const uint64_t bases[] = {2222, 684, 1, 0, 999999, (1ull << 40) - 1, UINT64_MAX - 1};
+	uint64_t *x = malloc(1000 * sizeof *x);
+	for (size_t b = 0; b < sizeof bases / sizeof bases[0]; b++)
+		for (size_t k = 0; k <= 1000; k++) { /* k samples at the lower tick, the rest one above */
+			for (size_t i = 0; i < 1000; i++)
+				x[i] = bases[b] + (i >= k);
+			ref_shuffle(x, 1000, k);
+			struct case_result res;
+			/* (the reference's long double moments are not exact near 2^64) */
+			if (bases[b] >> 62 == 0 && (k % 50 == 0 || k < 3 || k > 997 || k % 250 == 249 || k % 250 == 1)) {
+				ref_check_case("two-ticks", x, 1000, &res, 1);
+				continue;
+			}
+			static struct bm_stats s;
+			struct bm_stats_report r;
+			bm_stats_init(&s);
+			for (size_t i = 0; i < 1000; i++)
+				bm_stats_add(&s, x[i]);
+			bm_stats_report(&s, 1, &r);
+			/* nearest rank: p50 is the lower tick iff k >= 500, p90 iff k >= 900, ... */
+			BM_CHECK_EQ_U64(r.p50.raw, bases[b] + (k < 500));
+			BM_CHECK_EQ_U64(r.p90.raw, bases[b] + (k < 900));
+			BM_CHECK_EQ_U64(r.p99.raw, bases[b] + (k < 990));
+			BM_CHECK_EQ_U64(r.p999.raw, bases[b] + (k < 999));
+			/* Tukey: Q1, Q3 are the ticks of ranks 250 and 750; outliers the other tick's samples
+			 * when Q1 = Q3 */
+			uint64_t q1 = k >= 250, q3 = k >= 750;
+			BM_CHECK_EQ_U64(r.outliers_lo, q1 == q3 && q1 == 0 ? k : 0);
+			BM_CHECK_EQ_U64(r.outliers_hi, q1 == q3 && q1 == 1 ? 1000 - k : 0);
+			BM_CHECK(r.outliers_uncertain == 0 && r.filtered_mean_exact);
+		}
+	free(x);
+	/* the figures: 1 x 2222 and 999 x 2223 (p50 2223); 54 x 684, 946 x 685 (p50 685) */
+	static struct bm_stats s;
+	struct bm_stats_report r;
+	bm_stats_init(&s);
+	bm_stats_add(&s, 2222);
+	bm_stats_add_n(&s, 2223, 999);
+	bm_stats_report(&s, 4, &r);
+	BM_CHECK_EQ_U64(r.p50.raw, 2223);
+	BM_CHECK_EQ_U64(r.p90.raw, 2223);
+	BM_CHECK_EQ_U128(r.p50.value_milli, 555750);
+	BM_CHECK(r.outliers_lo == 1 && r.outliers_hi == 0 && r.outliers_uncertain == 0);
+	bm_stats_init(&s);
+	bm_stats_add_n(&s, 684, 54);
+	bm_stats_add_n(&s, 685, 946);
+	bm_stats_report(&s, 1, &r);
+	BM_CHECK_EQ_U64(r.p50.raw, 685);
+	BM_CHECK(r.outliers_lo == 54 && r.outliers_hi == 0);
+}
+
+static void t_exact_shapes(void)
+{
+	uint64_t st = 3, spread[64], wide40[64], hm[2] = {12, 150}, hm2[2] = {3, 4000};
+	for (int i = 0; i < 64; i++) {
+		spread[i] = 1000 + (uint64_t)i * 997 + ref_rng(&st) % 500;
+		wide40[i] = (1ull << 39) + (ref_rng(&st) >> 25);
+	}
+	exact_cases("hit-miss", hm, 2, 10000, 1, 1);
+	exact_cases("hit-miss-far", hm2, 2, 100000, 2, 1);
+	exact_cases("64-spread", spread, 64, 10000, 3, 1);
+	exact_cases("64-spread-1M", spread, 64, 1000000, 4, 0);
+	exact_cases("64-40bit", wide40, 64, 100000, 5, 1);
+	exact_cases("64-wide", (uint64_t[]){0, 1, 1ull << 20, 1ull << 40, 1ull << 63, UINT64_MAX}, 6, 5000, 6, 1);
+	/* one value past K: the histogram, within its bounds (ref_check_case), any order */
+	uint64_t past[65];
+	for (int i = 0; i < 65; i++)
+		past[i] = 5000 + (uint64_t)i * 13;
+	exact_cases("65-values", past, 65, 10000, 7, 1);
+	exact_cases("65-values-100k", past, 65, 100000, 8, 1);
+}
+
+/* The exact mode's view (the hist record's bins and tail) is the state it switches to. */
+static struct { uint64_t lo[1024], hi[1024], c[1024], t[BM_STATS_TOPK]; unsigned nb, nt; } va, vb;
+static void vbin(void *ctx, uint64_t lo, uint64_t hi, uint64_t c)
+{
+	__typeof__(va) *v = ctx;
+	v->lo[v->nb] = lo;
+	v->hi[v->nb] = hi;
+	v->c[v->nb++] = c;
+}
+static void vtail(void *ctx, uint64_t x)
+{
+	__typeof__(va) *v = ctx;
+	v->t[v->nt++] = x;
+}
+
+static void t_exact_view(void)
+{
+	static struct bm_stats s, t;
+	uint64_t st = 9;
+	for (int k = 0; k < 200; k++) {
+		bm_stats_init(&s);
+		unsigned nv = 1 + (unsigned)(ref_rng(&st) % 64), shift = (unsigned)(ref_rng(&st) % 60);
+		size_t n = 64 + ref_rng(&st) % (k < 100 ? 200 : 2000000);
+		for (size_t i = 0; i < n; i++)
+			bm_stats_add(&s, ((ref_rng(&st) % nv) * 37 + 1000) << (shift * (i & 1)));
+		if (s.tail_len)
+			continue; /* (more than K values after the shift) */
+		t = s;
+		bm_st_ex_to_hist(&t);
+		memset(&va, 0, sizeof va);
+		memset(&vb, 0, sizeof vb);
+		bm_stats_view(&s, &(struct bm_stats_view){vbin, vtail, 0, &va});
+		bm_stats_view(&t, &(struct bm_stats_view){vbin, vtail, 0, &vb});
+		BM_CHECK(memcmp(&va, &vb, sizeof va) == 0);
+		BM_CHECK_EQ_U64(bm_stats_count(&t), n);
+		BM_CHECK(t.tail_len == BM_STATS_TOPK && t.wide == (n > BM_STATS_U16_MAX_N));
+		struct bm_stats_report ra, rb;
+		bm_stats_report(&s, 1, &ra);
+		bm_stats_report(&t, 1, &rb);
+		BM_CHECK(memcmp(&ra.sum, &rb.sum, sizeof ra.sum) == 0 && ra.stddev_milli.lo == rb.stddev_milli.lo);
+	}
+}
+
 /* The generated bin table keeps the promises the layout is built on: the byte table's first half
  * is msb, every grid step maps to the fine bin whose edges hold it, fine bins are <= 0.798 % wide
  * (relative half-width) and pairs of them <= 1.582 %: the 0.80 % and 1.59 % of the bands. */
@@ -263,6 +406,7 @@ static const struct bm_test_case cases[] = {
 	BM_TEST_CASE(t_dist_12), BM_TEST_CASE(t_dist_13), BM_TEST_CASE(t_dist_14), BM_TEST_CASE(t_dist_15),
 	BM_TEST_CASE(t_dist_16), BM_TEST_CASE(t_dist_17), BM_TEST_CASE(t_dist_18), BM_TEST_CASE(t_dist_19),
 	BM_TEST_CASE(t_dist_20), BM_TEST_CASE(t_dist_21), BM_TEST_CASE(t_dist_22), BM_TEST_CASE(t_dist_23),
+	BM_TEST_CASE(t_exact_two_ticks), BM_TEST_CASE(t_exact_shapes), BM_TEST_CASE(t_exact_view),
 	BM_TEST_CASE(t_dist_24), BM_TEST_CASE(t_million), BM_TEST_CASE(t_zeros_wide), BM_TEST_CASE(t_add_n_square_carry),
 };
 

@@ -16,7 +16,7 @@ from bmlib import FORMAT  # noqa: E402
 from bmlib.records import derive  # noqa: E402
 from bmlib.records.frame import crc_hex, dump  # noqa: E402
 from bmlib.records.rules import STATUSES, WARMUP_WINDOW  # noqa: E402
-from bmlib.shared import DRIFT_UNSTABLE_PPM  # noqa: E402
+from bmlib.shared import CV_NOISY_PPM, DRIFT_UNSTABLE_PPM  # noqa: E402
 
 
 def figures(raw, iters):
@@ -81,6 +81,8 @@ def write_log(benches, samples=None, built_for="qemu-icount", hist=True, human=T
             r.update({"insns": f["mean"], "p50_ns": f["p50"], "mean_ns": f["mean"], "cycle_hz": 1000000000,
                       "warmup": {"batches": WARMUP_WINDOW, "settled": True}, "below_overhead": 0,
                       "short_interval": p50_raw + oh < 100 * oh})
+            if f["cv_ppm"] > CV_NOISY_PPM:
+                r["noisy"] = True
             sums += sum(b.raw)
             r.update(b.extra)
             r["stack_used_bytes"] = 512
@@ -304,6 +306,10 @@ def value_edits():
         ("tukey-all-out", "result", lambda d: d["tukey"].update(out_lo=d["n"] - d["tukey"]["out_hi"])),
         ("settled-early", "result", sub("warmup", "batches", 3)),
         ("u32-overflow", "result", setk("below_overhead", 2**32)),
+        # noisy: present only as true, and only over the limit
+        ("noisy-false", "result", setk("noisy", False)),
+        ("noisy-low-cv", "result", lambda d: d.update(noisy=True, cv_ppm=0) if d.get("noisy") else d.update(noisy=True)),
+        ("uncertain>n", "result", sub("tukey", "out_uncertain", 10**9)),
         # (too few ticks for the batches of a run that passed; too many for any run)
         ("end-ticks", "end", lambda d: d.update(clock_ticks=1 if d["ok"] == d["results"] else d["clock_ticks"] * 1000)),
         # Impossible against the rest of the boot: the samples of the hist, the meta's counters.

@@ -300,6 +300,7 @@ def test_saturated_flag_where_nothing_saturates_refused():
     def edit(d):
         d["flags"]["saturated"] = True
         d.update(stddev=(d["max"] - d["min"]) * 10 + 1, ci95=Decimal("0.000"), cv_ppm=0)
+        d.pop("noisy", None)   # (its cv is 0 now: not noisy)
     msgs = _problems(_edit_result(lines, "stats_add_random", edit))
     assert len(msgs) == 1 and "benchmark stats_add_random: result: flags.saturated = true, but n = 1000: " \
         "nothing saturates below n = 4294967297" in msgs[0], msgs

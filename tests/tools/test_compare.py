@@ -169,6 +169,31 @@ def test_different_kit_versions_are_warned(write):
     assert "different kit versions (0.2.0/0.3.0 vs 0.2.0)" in r.stderr
 
 
+def test_what_differs_besides_the_code_is_named(write):
+    """A change between sides that differ in iters (the compiler may hoist work out of a batch
+    loop), in the kit (a version, or the same version from other sources) or in the build is
+    named with the benchmarks it touched: never left to read as the code's."""
+    a = write("a.log", corpus.write_log([corpus.Bench("s", [3765] * 300, iters=2)], 300))
+    b = write("b.log", corpus.write_log([corpus.Bench("s", [1887] * 300, iters=1)], 300))
+    p = bm("compare", a, b, "--format", "json")
+    r = rows(p)[("s", "p50")]
+    assert r["verdict"] == "slower" and "iters 2 in A, 1 in B" in r["cause"], r
+    assert "s: iters 2 in A, 1 in B: figures per iteration of different batches" in p.stderr
+    assert "s: iters 2 in A, 1 in B" in bm("compare", a, b).stdout
+    # the same kit version built from another commit: the kit's change, named on the rows it moved
+    c = write("c.log", corpus.write_log([corpus.Bench("s", [3765] * 300, iters=2)], 300))
+    d = write("d.log", corpus.write_log([corpus.Bench("s", [3763] * 300, iters=2)], 300,
+                                         meta={"kit_vcs": "0123456789ab"}))
+    p = bm("compare", c, d, "--format", "json")
+    r = rows(p)[("s", "p50")]
+    assert r["verdict"] == "faster" and "the kit differs (kit_vcs" in r["cause"], r
+    assert "kits built from different sources (kit_vcs" in p.stderr and "not your code's" in p.stderr
+    e = write("e.log", corpus.write_log([corpus.Bench("s", [3765] * 300, iters=2)], 300, meta={"cflags": "-O3"}))
+    p = bm("compare", c, e)
+    assert "A and B were built differently (cflags" in p.stderr and "kit" not in p.stderr, p.stderr
+    assert "kit" not in bm("compare", c, c).stderr
+
+
 def test_usage_errors(write):
     a = write("a.log", corpus.hosted_runs(seed=1))
     for args in (("compare", a), ("compare", a, a, "-a", a), ("compare", a, a, "--metric", "p42"),
@@ -232,6 +257,50 @@ def test_plot_png_and_svg(write, tmp_path):
     assert bm("plot", a, "--bench", "crc32", "-o", tmp_path / "x.jpg").returncode == 2
     u = bm("plot", a, r, "--bench", "crc32", "-o", tmp_path / "u.png")     # tsc_ticks and cycles
     assert u.returncode == 2 and "different units" in u.stderr and not (tmp_path / "u.png").exists()
+
+
+def test_plot_marks_what_the_records_know(write, tmp_path, monkeypatch):
+    """A two-tick run (1 sample at 2222, 999 at 2223, 4 iterations a batch): its P50 line is the
+    record's p50 (555.750, the nearest rank), its values are spikes, no bar spreads a count; pooled
+    runs mark their pooled nearest rank; a rank inside a bin is a shaded span, not a line."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.axes import Axes
+    from bmlib.cli import main
+    got = {"line": [], "span": [], "bar": 0}
+    line, span, bar = Axes.axvline, Axes.axvspan, Axes.bar
+
+    def rec_line(self, x=0, *a, **k):
+        got["line"].append((x, k.get("linestyle")))
+        return line(self, x, *a, **k)
+
+    def rec_span(self, a0, a1, *a, **k):
+        got["span"].append((a0, a1))
+        return span(self, a0, a1, *a, **k)
+
+    def rec_bar(self, *a, **k):
+        got["bar"] += 1
+        return bar(self, *a, **k)
+    monkeypatch.setattr(Axes, "axvline", rec_line)
+    monkeypatch.setattr(Axes, "axvspan", rec_span)
+    monkeypatch.setattr(Axes, "bar", rec_bar)
+    log = _one(write, "t.log", [2222] + [2223] * 999, iters=4)
+    assert "\"p50\":555.750" in open(log).read()
+    assert main(["plot", str(log), "--bench", "x", "-o", str(tmp_path / "t.png")]) == 0
+    assert {x for x, st in got["line"] if st == ":"} == {555.75} and got["bar"] == 0 and not got["span"]
+    got["line"].clear()
+    other = _one(write, "u.log", [2222] * 600 + [2223] * 400, iters=4)
+    assert main(["plot", str(log), str(other), "--bench", "x", "-o", str(tmp_path / "u.png")]) == 0
+    assert {x for x, st in got["line"] if st == ":"} == {555.75, 555.5}
+    got["line"].clear()
+    # past 64 values: the histogram; its median lies in a bin: shaded, with the bars of the bins
+    wide = _one(write, "w.log", [1000 + i % 300 for i in range(3000)])
+    assert main(["plot", str(wide), "--bench", "x", "-o", str(tmp_path / "w.png")]) == 0
+    assert got["span"] == [] and got["bar"] > 0   # (one run: the record's own p50, a line)
+    two = write("w2.log", [line for k in range(2)
+                           for line in corpus.write_log([corpus.Bench("x", [1000 + (i * 7 + k) % 300 for i in range(3000)])])])
+    assert main(["plot", str(two), "--bench", "x", "-o", str(tmp_path / "v.png")]) == 0
+    assert got["span"], "two runs pooled: a rank inside a bin is a range"
 
 
 def test_untestable_changes_do_not_pass_a_gate(write):
@@ -327,10 +396,17 @@ def test_deterministic_quantiles_are_judged_at_their_resolution(write):
     a, b = _one(write, "a.log", base, "qemu-icount"), _one(write, "b.log", one, "qemu-icount")
     r = rows(bm("compare", a, b, "--format", "json"))[("x", "p50")]
     assert r["mode"] == "exact" and r["verdict"] == "~" and r["ci_low"] < 0 < r["ci_high"], r
-    a = _one(write, "c.log", [2060] * 150 + [2065] * 150, "qemu-icount")
-    b = _one(write, "d.log", [2049] + [2060] * 149 + [2065] * 150, "qemu-icount")
+    # (past 64 distinct values: a histogram's bins, not the exact mode's values)
+    spread = [3000 + 7 * i for i in range(70)]
+    a = _one(write, "c.log", [2060] * 150 + [2065] * 150 + spread, "qemu-icount")
+    b = _one(write, "d.log", [2049] + [2060] * 149 + [2065] * 150 + spread, "qemu-icount")
     p = bm("compare", b, a, "--format", "json", "--gate", "p50:+0%")
     assert rows(p)[("x", "p50")]["verdict"] == "~" and p.returncode == 0, p.stdout + p.stderr
+    # few values (the exact mode): the median is known exactly, and the same
+    a = _one(write, "e.log", [2060] * 150 + [2065] * 150, "qemu-icount")
+    b = _one(write, "f.log", [2049] + [2060] * 149 + [2065] * 150, "qemu-icount")
+    r = rows(bm("compare", b, a, "--format", "json"))[("x", "p50")]
+    assert r["verdict"] == "same" and r["ci_low"] is None, r
 
 
 def test_tied_runs_get_an_exact_p(write):

@@ -48,6 +48,14 @@ def shapes():
         ("max-u64", [2**64 - 1] * 70 + [1] * 30, 1),
         ("two-far", [1, 2**64 - 1], 1),                  # ci95 far past 2^64
         ("tukey-mean-past-2^64", [0] + [2**64 - 2] * 2 + [2**64 - 1] * 64, 1),   # low outlier at its bin's rep
+        # the exact mode (at most 64 distinct values): two ticks, hit/miss, values over a range
+        ("two-ticks", [2222] + [2223] * 999, 4),
+        ("two-ticks-54", [684] * 54 + [685] * 946, 1),
+        ("hit-miss", [12 if rng.random() < 0.97 else 150 for _ in range(5000)], 1),
+        ("64-values", [1000 + 997 * rng.randrange(64) for _ in range(20000)], 3),
+        ("64-values-40bit", [(1 << 39) + (rng.randrange(64) << 20) for _ in range(3000)], 1),
+        ("65-values", [5000 + 13 * rng.randrange(65) for _ in range(20000)], 1),
+        ("straddle", [1000 + rng.randrange(8) for _ in range(900)] + [1200 + rng.randrange(100) for _ in range(100)], 1),
     ]
     return out
 
@@ -72,6 +80,23 @@ def test_same_as_c(name, raw, div):
     # has no warm-up), e.g. a ci95 or a Tukey high fence past 2^64 (printed exact, in 128 bits)
     assert [e for e in rules.check_result(result) if not e.endswith("is missing")] == []
     assert derive.figure_problems(dict(result, iters=div)) == []
+
+
+@needs_c
+def test_exact_record_held_to_its_values():
+    """An exact state's bins and tail are the switch's (derive.exact_view): one moved sample, in
+    the values or in the bins, is refused; a result with the old binned median is refused."""
+    result, hist = c_records([2222] + [2223] * 999, 4)
+    assert hist["values"] == [[2222, 1], [2223, 999]] and result["p50"] == frame.Decimal("555.750")
+    assert result["tukey"]["out_lo"] == 1 and result["tukey"]["out_hi"] == 0
+    h = dict(hist, name="x", unit="value")
+    assert rules.check_hist(h) == []
+    bad = dict(h, values=[[2222, 2], [2223, 998]])
+    assert any("add up" in e for e in rules.check_hist(bad))
+    bad = dict(h, bins=[[b[0], b[1], b[2] + 1] for b in h["bins"]], tail=h["tail"][1:])
+    assert rules.check_hist(bad) != []
+    old = dict(result, p50=frame.Decimal("555.500"))
+    assert [d[0] for d in derive.differences(old, derive.Hist(hist))] == ["p50"]
 
 
 @needs_c

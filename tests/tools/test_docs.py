@@ -263,7 +263,8 @@ PATH = re.compile(r"(?<![\w./$<>{}@%-])((?:\.\./)+[\w./*-]*[\w*]|(?:" + TOP + r"
 # Names that are not the kit's files: a user's project in examples (upstream/..., a.c, the history
 # demo's benchmarks/demo.c), QEMU's source (hw/arm/), scratch files tools write, the build facts
 # each image's build generates (build_info.c).
-NOT_KIT = re.compile(r"(upstream|path/to|hw/arm)/.*|a\.c|a\.cmake|dump\.cmake|build_info\.c|benchmarks/demo\.c|iso_walk\.c")
+NOT_KIT = re.compile(r"(upstream|path/to|hw/arm)/.*|a\.c|a\.cmake|dump\.cmake|build_info\.c|benchmarks/demo\.c"
+                     r"|iso_walk\.c")
 
 
 def path_sources():

@@ -224,6 +224,22 @@ def test_compare_tests_event_figures_like_the_others(logs):
     assert "alpha sw_incr.mean ?: an event's figure of one run per side has no distribution" in out, out
 
 
+def test_an_event_one_side_lacks_is_said(tmp_path):
+    """--events NAME that one side does not count: a row that says so, with the meta's reason,
+    and a warning; never dropped silently. Without --events: a warning."""
+    a, b = tmp_path / "a.log", tmp_path / "b.log"
+    a.write_bytes(corpus.text(lines()))
+    b.write_bytes(corpus.text(lines(counted={"instructions": PMU["instructions"]},
+                                    not_counted=dict(NOPE, sw_incr="no such counter here"),
+                                    res=lambda name: {"instructions": fig("100.000")})))
+    p = bm("compare", a, b, "--events", "sw_incr", "--format", "json")
+    r = {(x["benchmark"], x["metric"]): x for x in json.loads(p.stdout)}
+    assert r[("alpha", "sw_incr.mean")]["verdict"] == "missing", p.stdout
+    assert "B does not count it (no such counter here)" in r[("alpha", "sw_incr.mean")]["why"]
+    assert "alpha: --events sw_incr: B does not count it" in p.stderr
+    assert "sw_incr is counted in A only" in bm("compare", a, b).stderr
+
+
 @pytest.mark.parametrize("cmd", [["compare", "--events", "l1d_mis"], ["plot", "--bench", "alpha", "-o", "x.png",
                                                                      "--event", "l1d_mis"]])
 def test_bad_event_names_are_refused(logs, cmd):

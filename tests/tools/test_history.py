@@ -29,17 +29,17 @@ def repo(tmp_path):
     return r, git(r, "log", "--reverse", "--format=%H").split()
 
 
-def icount(label, extra=0, fail=False, board="qemu-virt-riscv64"):
+def icount(label, extra=0, fail=False, board="qemu-virt-riscv64", meta=None, crc_iters=1):
     """A deterministic boot: known_loop with `extra` instructions more, crc32 constant,
     stats_add_random spread out (but deterministic: the same seed)."""
     import random
     rng = random.Random(5)
     b = [corpus.Bench("known_loop", [2001 + extra] * 200, extra={"expect_insns": 2001}),
-         corpus.Bench("crc32", [11273] * 200) if not fail else
+         corpus.Bench("crc32", [11273 * crc_iters - crc_iters // 2] * 200, iters=crc_iters) if not fail else
          corpus.Bench("crc32", status="trap", reason="illegal instruction", phase="samples",
                       trap={"cause": "illegal instruction", "pc": "0x80001234", "code": "0x2"}),
          corpus.Bench("stats_add_random", [67 + int(rng.expovariate(1 / 80)) for _ in range(200)])]
-    return corpus.text(corpus.write_log(b, 200, meta={"label": label, "board": board}))
+    return corpus.text(corpus.write_log(b, 200, meta=dict({"label": label, "board": board}, **(meta or {}))))
 
 
 def hosted(label, shift=1.0, seed=0, reps=1):
@@ -152,6 +152,24 @@ def test_deterministic_change_points_are_exact(db, repo, tmp_path):
     table = bm("history", "changes", "--db", db, cwd=r)
     assert "1 change point (7 figure changes) in 3 series" in table.stdout
     assert "min,p50,p90,p99,p999,max,mean" in table.stdout and "+3 (+0.15%)" in table.stdout
+
+
+def test_a_change_with_the_kit_is_the_kits(db, repo, tmp_path):
+    """A change point where the kit changed (the same version from another commit) is named as
+    the kit's, and so is a gate it fails; one where a benchmark's iters changed says so."""
+    r, revs = repo
+    logs = [put(tmp_path, f"k{i}.log", icount(rev[:12], extra=2 if i >= 3 else 0, crc_iters=2 if i >= 5 else 1,
+                                              meta={"kit_vcs": "0123456789ab"} if i >= 3 else None))
+            for i, rev in enumerate(revs)]
+    add(db, *logs, cwd=r)
+    got = changes(db, "--figure", "p50", cwd=r)
+    kl = next(c for c in got if c["benchmark"] == "known_loop")
+    assert kl["after_revision"] == revs[3] and kl["cause"] == "kit", kl
+    assert "the kit changed here (kit_vcs e8ad533 -> 0123456789ab): the kit's change, not the code's" in kl["note"]
+    crc = next(c for c in got if c["benchmark"] == "crc32")
+    assert crc["after_revision"] == revs[5] and crc["cause"] == "iters" and "iters 1 -> 2" in crc["note"], crc
+    g = bm("history", "changes", "--db", db, "--gate", "p50:+0%", "--baseline", revs[0][:12], cwd=r)
+    assert g.returncode == 1 and "the kit changed between them (kit_vcs e8ad533 -> 0123456789ab)" in g.stderr, g.stderr
 
 
 def test_gate_against_last_change_point_and_baseline(db, repo, tmp_path):

@@ -232,6 +232,29 @@ static int tail(struct jp *j, struct hist *h)
 	return more == 0;
 }
 
+/* "values": [[v, count], ...], at most BM_STATS_TOPK of them. */
+static int values(struct jp *j, struct hist *h)
+{
+	int more = list_begin(j);
+	while (more > 0) {
+		uint64_t v, c;
+		if (!expect(j, '[') || !u64v(j, &v) || !expect(j, ',') || !u64v(j, &c) || !expect(j, ']'))
+			return 0;
+		if (h->nvalues == BM_STATS_TOPK) {
+			j->err = "more values than this build's BM_STATS_TOPK";
+			return 0;
+		}
+		h->values[h->nvalues][0] = v;
+		h->values[h->nvalues++][1] = c;
+		more = list_next(j);
+	}
+	if (more == 0 && h->nvalues == 0) {
+		j->err = "an empty values list";
+		return 0;
+	}
+	return more == 0;
+}
+
 /* One record (the line up to its closing brace) into h. */
 static int record(struct jp *j, struct hist *h)
 {
@@ -290,6 +313,8 @@ static int record(struct jp *j, struct hist *h)
 			ok = bins(j, h), bit = K_BINS;
 		else if (!strcmp(key, "tail"))
 			ok = tail(j, h), bit = K_TAIL;
+		else if (!strcmp(key, "values"))
+			ok = values(j, h);
 		else if (!strcmp(key, "crc"))
 			return str(j, 0, 0) && expect(j, '}');
 		else
@@ -355,10 +380,53 @@ int bm_hist_parse(const char *line, size_t len, struct hist *h, const char **err
 	return 1;
 }
 
+/* An exact state's view against the record's bins and tail, element by element. */
+struct view_check {
+	const struct hist *h;
+	size_t bin, tail;
+	int bad;
+};
+
+static void check_bin(void *ctx, uint64_t lo, uint64_t hi, uint64_t count)
+{
+	struct view_check *c = ctx;
+	if (c->bin >= c->h->nbins || c->h->bins[c->bin][0] != lo || c->h->bins[c->bin][1] != hi ||
+	    c->h->bins[c->bin][2] != count)
+		c->bad = 1;
+	c->bin++;
+}
+
+static void check_tail(void *ctx, uint64_t v)
+{
+	struct view_check *c = ctx;
+	if (c->tail >= c->h->ntail || c->h->tail[c->tail] != v)
+		c->bad = 1;
+	c->tail++;
+}
+
+static const char *rebuild_values(struct bm_stats *s, struct hist *h)
+{
+	h->head.nvalues = h->nvalues;
+	const char *why = bm_stats_rebuild_begin(s, &h->head);
+	for (size_t i = 0; !why && i < h->nvalues; i++)
+		why = bm_stats_rebuild_value(s, h->values[i][0], h->values[i][1]);
+	if (!why)
+		why = bm_stats_rebuild_end(s, &h->head);
+	if (why)
+		return why;
+	struct view_check c = {h, 0, 0, 0};
+	struct bm_stats_view v = {check_bin, check_tail, 0, &c};
+	bm_stats_view(s, &v);
+	return c.bad || c.bin != h->nbins || c.tail != h->ntail ? "bins or tail are not what its values give" : 0;
+}
+
 const char *bm_hist_rebuild(struct bm_stats *s, struct hist *h)
 {
+	if (h->nvalues)
+		return rebuild_values(s, h);
 	h->head.nbins = h->nbins;
 	h->head.last_lo = h->nbins ? h->bins[h->nbins - 1][0] : 0;
+	h->head.nvalues = 0;
 	const char *why = bm_stats_rebuild_begin(s, &h->head);
 	for (size_t i = 0; !why && i < h->nbins; i++)
 		why = bm_stats_rebuild_bin(s, h->bins[i][0], h->bins[i][1], h->bins[i][2]);

@@ -19,6 +19,8 @@ struct hist {
 	size_t nbins, cap;
 	uint64_t tail[BM_STATS_TOPK];
 	size_t ntail;
+	uint64_t values[BM_STATS_TOPK][2]; /* [value, count]: an exact-mode state's ("values") */
+	size_t nvalues;
 	unsigned seen; /* keys found, one bit each */
 };
 
@@ -27,7 +29,8 @@ int bm_hist_crc_ok(const char *line, size_t len);
 /* A record line into h (h->bins kept for reuse): 1 a hist record, 0 another record type, -1 a
  * damaged or malformed hist record (*err says why: a bad CRC, a missing key, a bad number). */
 int bm_hist_parse(const char *line, size_t len, struct hist *h, const char **err);
-/* The state h describes, rebuilt through the core: 0, or why the record is inconsistent. */
+/* The state h describes, rebuilt through the core: 0, or why the record is inconsistent (an
+ * exact state's "bins" and "tail" must be what bm_stats_view gives of its "values"). */
 const char *bm_hist_rebuild(struct bm_stats *s, struct hist *h);
 
 #endif

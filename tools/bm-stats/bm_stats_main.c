@@ -285,6 +285,8 @@ static void human(const char *name, const struct bm_stats_report *r, uint64_t ru
 	fmt_m(b, r->fence_hi_milli);
 	printf("  %-9s fences [%s, %s]: %llu below, %llu above", "tukey", a, b,
 	       (unsigned long long)r->outliers_lo, (unsigned long long)r->outliers_hi);
+	if (r->outliers_uncertain) /* (bins that straddle a fence: those counts are within this) */
+		printf(" (%llu uncertain)", (unsigned long long)r->outliers_uncertain);
 	fmt_m(a, r->filtered_mean_milli);
 	printf("; mean inside %s%s\n", a, r->filtered_mean_exact ? "" : " (approx.)");
 	if (r->flags & BM_STATS_F_COARSENED)

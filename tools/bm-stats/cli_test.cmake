@@ -84,6 +84,32 @@ if(pos EQUAL -1)
   message(FATAL_ERROR "human output of 2^64-1: ${o}")
 endif()
 
+# ---- few values (the exact mode): nearest-rank percentiles and Tukey counts that are counts ----
+# A SysTick board's two adjacent ticks: 2222 once and 2223 999 times (4 iterations a batch) has
+# its median, p90 .. p99.9 at 2223 (555.750), one low outlier and no high one; 684 x 54 and
+# 685 x 946 its median at 685. The hist record carries every value with its count.
+string(REPEAT "2223\n" 999 _ticks)
+file(WRITE ${WORK}/ticks.txt "2222\n${_ticks}")
+run(0 o --format json --div 4 --with-hist ${WORK}/ticks.txt)
+foreach(needle "\"min\":555.500,\"p50\":555.750,\"p90\":555.750,\"p99\":555.750,\"p999\":555.750,\"max\":555.750"
+        "\"bound_ppm\":{\"p50\":0,\"p90\":0,\"p99\":0,\"p999\":0}" "\"out_lo\":1,\"out_hi\":0,\"mean\""
+        "\"values\":[[2222,1],[2223,999]]")
+  string(FIND "${o}" "${needle}" pos)
+  if(pos EQUAL -1)
+    message(FATAL_ERROR "two ticks: expected ${needle} in ${o}")
+  endif()
+endforeach()
+string(REPEAT "684\n" 54 _lo)
+string(REPEAT "685\n" 946 _hi)
+file(WRITE ${WORK}/ticks2.txt "${_lo}${_hi}")
+run(0 o --format json ${WORK}/ticks2.txt)
+foreach(needle "\"p50\":685.000" "\"out_lo\":54,\"out_hi\":0,")
+  string(FIND "${o}" "${needle}" pos)
+  if(pos EQUAL -1)
+    message(FATAL_ERROR "684 x 54, 685 x 946: expected ${needle} in ${o}")
+  endif()
+endforeach()
+
 # ---- a write error is reported, with its own status (3; 1 is bad input) ----
 if(EXISTS /dev/full)
   execute_process(COMMAND ${BM_STATS} ${WORK}/a.txt OUTPUT_FILE /dev/full RESULT_VARIABLE rc ERROR_VARIABLE err)
@@ -111,7 +137,7 @@ function(result_body text var)
   set(${var} "${rec}" PARENT_SCOPE)
 endfunction()
 foreach(case "lognormal-s2;30000;5;3;1" "full-64bit;20000;6;2;1" "const-2^32-1;100;7;1;8" "ascending;5000;8;4;3"
-        "one-outlier-2^63;10000;9;3;1" "uniform-32bit;1200000;10;2;1")
+        "one-outlier-2^63;10000;9;3;1" "uniform-32bit;1200000;10;2;1" "discrete-4;30000;14;3;1" "powers-of-2;3000;15;2;1")
   list(GET case 0 dist)
   gen(${WORK}/run.log ${case})
   file(READ ${WORK}/run.log log)

@@ -48,6 +48,11 @@ def short_interval(median_batch, overhead):
 # each quarter of its samples, is over this: the figures mix two speeds of the machine (5%).
 DRIFT_UNSTABLE_PPM = 50000
 
+# A result is noisy (the table's ok%, the record's "noisy":true) when its samples' coefficient
+# of variation (cv_ppm) is over this: they spread so widely that no one figure stands for them
+# (10%; the warm-up asks 2% of its last batches).
+CV_NOISY_PPM = 100000
+
 
 # Two-sided 95% Student t critical values x 10^4 by degrees of freedom: between rows the lower
 # df's (larger, conservative) value applies; above the last row, T95_LIMIT.
@@ -117,7 +122,7 @@ DEFAULTS = {
     "MIN_BATCH_CYCLES": 2000,     # calibration: a timed batch lasts at least this many cycles
     "BENCH_TIMEOUT_MS": 10000,    # the watchdog's budget of one benchmark, setup to teardown
     "HIST": True,                 # a hist record after each ok result
-    "QEMU_TIMEOUT_S": 120,        # seconds a QEMU run may take before the runner ends it
+    "QEMU_TIMEOUT_S": 120,        # seconds a QEMU run may go without a new record before the runner ends it
 }
 
 # The QEMU cache model (docs/cache-model.md): the kit marks its timed windows by stores to a marker

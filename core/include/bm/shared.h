@@ -30,9 +30,14 @@
 
 #define BM_SHORT_INTERVAL_FACTOR 100u
 #define BM_DRIFT_UNSTABLE_PPM 50000u
-/* (the two as the table's legend words them) */
+#define BM_CV_NOISY_PPM 100000u
+/* (as the table's legend words them) */
 #define BM_SHORT_INTERVAL_FACTOR_TEXT "100"
 #define BM_DRIFT_UNSTABLE_PCT_TEXT "5%"
+#define BM_CV_NOISY_PCT_TEXT "10%"
+#define BM_WARMUP_CV_PCT_TEXT "2%"
+#define BM_WARMUP_MAX_TEXT "256"
+#define BM_WARMUP_WINDOW_TEXT "8"
 
 /* Two-sided 95% Student t x 10^4 by degrees of freedom (above the last row: 19600). */
 #define BM_T95_LIMIT 19600u

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Online statistics in fixed memory: every sample of every benchmark goes through here.
  * Integer only (no FPU, no division on the insert path), bounded state, exact moments from
- * integer sums, an exact top-K tail, and a top-anchored quasi-geometric histogram for the rest.
- * Design, costs and accuracy: docs/statistics.md. */
+ * integer sums. While the samples take few distinct values (at most K, the usual case on a
+ * counter at its resolution) the state counts each value exactly; beyond, an exact top-K tail
+ * and a top-anchored quasi-geometric histogram for the rest. Design, costs and accuracy:
+ * docs/statistics.md. */
 #ifndef BM_STATS_H
 #define BM_STATS_H
 
@@ -26,7 +28,8 @@ extern "C" {
  * 16-bit with a spill table for the few bins that pass 65,535; beyond BM_STATS_U16_MAX_N samples
  * the state switches to 32-bit counts and 23 bins per octave (<= 1.59%) for 12 octaves. */
 #ifndef BM_STATS_TOPK
-#define BM_STATS_TOPK 64      /* exact tail: the K largest samples (a power of two, 1..128) */
+#define BM_STATS_TOPK 64      /* exact tail: the K largest samples (a power of two, 1..128); and
+                               * the distinct values the exact mode holds */
 #endif
 
 #define BM_STATS_SPILL 16     /* 16-bit bins that may hold more than 65,535 */
@@ -36,9 +39,17 @@ extern "C" {
 #define BM_STATS_U16_MAX_N ((BM_STATS_SPILL + 1) * 65536ull - 1)
 
 /* One statistics state. Treat as opaque; the size is what a tracked benchmark costs in RAM.
- * The K largest samples live in the tail only; every other sample is counted in the histogram
- * (so a few huge outliers never cost histogram resolution). The histogram's layout is a pure
- * function of its top octave and of n: any order of the same samples gives the same bins. */
+ * Two modes, the first while it can (order-independent either way: the same samples in any order
+ * give the same report):
+ * - exact (tail_len 0): up to K distinct values, each with its exact count, and fewer than 2^32
+ *   samples. The values are in tail[0 .. ex_m) as they came, their counts in ex_count[], and
+ *   ex_hash[] finds a value's index. The insert window takes every value but 0
+ *   and `nc` stays UINT64_MAX, so the inline insert's count increment hands every sample to
+ *   bm_st_widen_add, which counts it (or, a new value past K, switches to histogram mode).
+ * - histogram (tail_len K): the K largest samples live in the tail only; every other sample is
+ *   counted in the histogram (so a few huge outliers never cost histogram resolution). The
+ *   histogram's layout is a pure function of its top octave and of n; the switch from exact mode
+ *   builds exactly the state these samples give in it. */
 struct bm_stats {
 	/* Read by the insert fast path (bm_stats_add), first so their offsets are small. All of
 	 * them are derived (bm_st_fast_reset) and never change a result. */
@@ -46,11 +57,13 @@ struct bm_stats {
 	uint64_t fast_span;       /*   (0: every sample takes the slow path) */
 	const uint16_t *fast_row; /* layout-table row of the top octave and count width, by octave */
 	uint64_t nc;              /* samples in the histogram - BM_ST_NC0 (mod 2^64): hits 0 as n
-	                           * passes BM_STATS_U16_MAX_N, see bm_stats_count() */
+	                           * passes BM_STATS_U16_MAX_N, see bm_stats_count(); UINT64_MAX in
+	                           * exact mode */
 	/* Sums over the histogram's samples (the tail's are added at report time): sum x is
 	 * sum_lo + 2^63 sum_hi, sum x^2 is sq_lo + 2^64 sq_mid + 2^127 sq_top. sum_lo and sq_mid
 	 * are below 2^63 after every slow path, so the fast path adds without carrying out of them
-	 * (it runs at most 682 x 65,535 times between two slow paths: a bin count then carries). */
+	 * (it runs at most 682 x 65,535 times between two slow paths: a bin count then carries).
+	 * 0 in exact mode: its sums come from its values and counts, exactly, at report time. */
 	uint64_t sum_lo;
 	uint32_t cap;             /* min(2^32, 2^(top+1)) - 1, 0 while the fast path is off: a
 	                           * value the tail evicts below it is placed by the fast path's code
@@ -61,21 +74,38 @@ struct bm_stats {
 	                           * its time (x86-64) */
 	uint64_t sq_lo, sq_mid;
 	uint64_t sum_hi, sq_top;
-	uint64_t min;             /* smallest histogram sample (UINT64_MAX: none) */
+	uint64_t min;             /* smallest histogram sample (UINT64_MAX: none); exact mode: the
+	                           * smallest value */
 	uint8_t fast_sh;          /* no CLZ: the fast window's lowest octave */
-	uint8_t spare;            /* (padding) */
+	uint8_t ex_m;             /* exact mode: distinct values held (0 .. K) */
 	uint8_t top;              /* octave of the largest histogram sample; 0xff: histogram empty */
 	uint8_t wide;             /* 0: 16-bit counts, 1: 32-bit counts (n > BM_STATS_U16_MAX_N) */
-	uint8_t tail_len;         /* samples in the tail */
+	uint8_t tail_len;         /* samples in the tail: K in histogram mode, 0 in exact mode */
 	uint8_t spare2;           /* (padding) */
 	uint8_t spill_len;        /* spill entries in use */
 	uint8_t flags;            /* BM_STATS_F_* */
-	uint16_t spill_bin[BM_STATS_SPILL]; /* 16-bit counts: bin index ... */
-	uint16_t spill_hi[BM_STATS_SPILL];  /*   ... and its count >> 16 */
+	union {
+		struct {                            /* histogram mode, 16-bit counts: */
+			uint16_t spill_bin[BM_STATS_SPILL]; /* bin index ... */
+			uint16_t spill_hi[BM_STATS_SPILL];  /*   ... and its count >> 16 */
+		};
+		struct {                            /* exact mode: */
+			uint32_t ex_n;                  /* samples (< 2^32) */
+			uint32_t ex_spare;
+			uint64_t ex_max;                /* the largest value (`min` the smallest) */
+		};
+	};
 	uint64_t tail[BM_STATS_TOPK];       /* the K largest, ascending from tail_h (a ring) */
-	/* 16-bit counts: bin i holds c16[i] (+ its spill entry << 16). 32-bit counts: bin i holds
-	 * c16[i] + (c16[BM_ST_HI + i] << 16), so the fast path increments one u16 either way. */
-	uint16_t c16[BM_STATS_SLOTS16];
+	union {
+		/* 16-bit counts: bin i holds c16[i] (+ its spill entry << 16). 32-bit counts: bin i
+		 * holds c16[i] + (c16[BM_ST_HI + i] << 16), so the fast path increments one u16
+		 * either way. */
+		uint16_t c16[BM_STATS_SLOTS16];
+		struct {                                  /* exact mode: */
+			uint32_t ex_count[BM_STATS_TOPK];     /* ex_count[i]: tail[i]'s count */
+			uint8_t ex_hash[2 * BM_STATS_TOPK];   /* open addressing: a value's index + 1 */
+		};
+	};
 };
 
 #define BM_STATS_F_SUM_SATURATED   0x1u  /* sum or sum of squares hit its ceiling */
@@ -127,16 +157,19 @@ void bm_st_add_slow(struct bm_stats *s, uint64_t v);
 void bm_st_carry(struct bm_stats *s, uintptr_t slot);
 void bm_st_widen_add(struct bm_stats *s, uint64_t v);
 
-/* Samples added so far (every sample is in the tail or counted once in the histogram). */
+/* Samples added so far (every sample is in the tail or counted once in the histogram, or one of
+ * the exact mode's counts). */
 static inline uint64_t bm_stats_count(const struct bm_stats *s)
 {
-	return s->nc + BM_ST_NC0 + s->tail_len;
+	return s->tail_len ? s->nc + BM_ST_NC0 + s->tail_len : s->ex_n;
 }
 
-/* The largest sample (0: none): the tail ring's last, exact. */
+/* The largest sample (0: none): the tail ring's last, or the exact mode's largest value. */
 static inline uint64_t bm_stats_max(const struct bm_stats *s)
 {
-	return s->tail_len ? s->tail[(s->tail_h + s->tail_len) & (BM_STATS_TOPK - 1u)] : 0;
+	if (s->tail_len)
+		return s->tail[(s->tail_h + s->tail_len) & (BM_STATS_TOPK - 1u)];
+	return s->ex_m ? s->ex_max : 0;
 }
 
 /* 1: the fast path computes in 32-bit words where v < 2^32 allows (on a 32-bit core a 64-bit
@@ -196,8 +229,9 @@ static inline __attribute__((always_inline)) void bm_st_hist_fast(struct bm_stat
 
 /* Add one sample. No floating point, no division. The fast path takes a sample that belongs in
  * the histogram's current range (not a new tail member, not below the minimum, not above the
- * top octave or 2^32); everything else is the out-of-line slow path. Cost: benchmarks/kit_stats.c
- * and tools/bench/stats-vs-hdr. */
+ * top octave or 2^32); everything else is the out-of-line slow path. In exact mode the window
+ * takes every value but 0, and the count's increment (nc pinned at UINT64_MAX) hands
+ * it to bm_st_widen_add, which counts it. Cost: benchmarks/kit_stats.c and tools/bench/stats-vs-hdr. */
 static inline __attribute__((always_inline)) void bm_stats_add(struct bm_stats *s, uint64_t v)
 {
 	if (v - s->fast_lo >= s->fast_span) {
@@ -236,7 +270,8 @@ void bm_stats_report(const struct bm_stats *s, uint64_t div, struct bm_stats_rep
 
 /* Writes every statistics key of a result record, from "n" onward (core/stats/bm_stats_record.c):
  * "n","min","p50","p90","p99","p999","max","mean","stddev","cv_ppm","ci95","bound_ppm":{..},
- * "tukey":{..},"flags":{..},"bins_per_octave". Firmware and bm-stats print identical keys. */
+ * "tukey":{..} ("out_uncertain" only when > 0),"flags":{..},"bins_per_octave". Firmware and
+ * bm-stats print identical keys. */
 void bm_stats_record_fields(struct bm_record *r, const struct bm_stats_report *rep);
 
 /* ---- the state as a record, and back (docs/records.md, "hist") ------------------------------ */
@@ -244,23 +279,41 @@ void bm_stats_record_fields(struct bm_record *r, const struct bm_stats_report *r
 /* Writes the keys of a hist record after the caller's "type"/"name"/"unit"/"div": "n","min",
  * "max","sum","sumsq","topk","bins_per_octave","saturated":{"sum","bins"}, "bins":[[lo,hi,count],
  * ...] (the non-empty bins, ascending, inclusive raw ranges exactly as held) and "tail":[...]
- * (the exact K largest, ascending). Raw values (batch totals, not divided). */
+ * (the exact K largest, ascending); in exact mode also "values":[[v,count],...] (every distinct
+ * value with its count, ascending), with "bins" and "tail" as a histogram-mode state of these
+ * samples would hold them (bm_stats_view). Raw values (batch totals, not divided). */
 void bm_stats_hist_fields(struct bm_record *r, const struct bm_stats *s);
 
-/* A state rebuilt from a hist record's values: begin (the head), every bin in the record's order,
- * every tail value in order, end. Each returns 0, or a message saying what is inconsistent (the
- * record is then refused). The rebuilt state gives the same report and merges exactly like the
- * original. */
+/* The samples as a histogram-mode state holds them: each non-empty bin [lo, hi] with its count,
+ * ascending, then each tail value, ascending. An exact-mode state gives the bins and tail the
+ * state would have switched to (the layout of its top octave and n, the K largest exactly), then
+ * each of its values with its count, ascending (value may be NULL). */
+struct bm_stats_view {
+	void (*bin)(void *ctx, uint64_t lo, uint64_t hi, uint64_t count);
+	void (*tail)(void *ctx, uint64_t v);
+	void (*value)(void *ctx, uint64_t v, uint64_t count);
+	void *ctx;
+};
+void bm_stats_view(const struct bm_stats *s, const struct bm_stats_view *v);
+
+/* A state rebuilt from a hist record's values: begin (the head), then either every value of
+ * "values" in the record's order (an exact-mode state: nvalues > 0) or every bin and every tail
+ * value in order, then end. Each returns 0, or a message saying what is inconsistent (the record
+ * is then refused). The rebuilt state gives the same report and merges exactly like the original;
+ * an exact one's "bins" and "tail" are the reader's to hold to bm_stats_view. A record without
+ * "values" whose samples all sit in its tail (n <= K) rebuilds as an exact-mode state. */
 struct bm_stats_hist_head {
 	uint64_t n, min, max, topk, bins_per_octave;
 	struct bm_u128 sum;        /* sum of all samples */
 	uint64_t sumsq[3];         /* sum of their squares, little-endian 64-bit words (< 2^192) */
 	bool sum_saturated, bins_saturated;
 	uint64_t nbins, last_lo;   /* how many bins, and the lowest value of the last (highest) */
+	uint64_t nvalues;          /* how many exact values ("values"; 0: none) */
 };
 const char *bm_stats_rebuild_begin(struct bm_stats *s, const struct bm_stats_hist_head *h);
 const char *bm_stats_rebuild_bin(struct bm_stats *s, uint64_t lo, uint64_t hi, uint64_t count);
 const char *bm_stats_rebuild_tail(struct bm_stats *s, uint64_t v);
+const char *bm_stats_rebuild_value(struct bm_stats *s, uint64_t v, uint64_t count);
 const char *bm_stats_rebuild_end(struct bm_stats *s, const struct bm_stats_hist_head *h);
 
 #ifdef __cplusplus

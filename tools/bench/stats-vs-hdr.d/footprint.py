@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Statistics footprint of a firmware image: the text and read-only data the linker kept from the
 statistics core (core/stats/*) and its wide-integer module (core/out/bm_wide.c), split into the
-part a timed sample can run (insert: bm_stats_insert.c, bm_stats_layout.c) and the part only the
-report runs (report: bm_stats_report.c, bm_stats_wide.c, bm_stats_record.c, bm_wide.c), from the
-link map.
+part a timed sample can run (insert: bm_stats_insert.c, bm_stats_layout.c), the exact mode
+(exact: bm_stats_exact.c: its insert, its switch to the histogram, and what the report reads of
+it) and the part only the report runs (report: bm_stats_report.c, bm_stats_wide.c,
+bm_stats_record.c, bm_wide.c), from the link map.
 
   footprint.py MAP [--limit BYTES]
 
@@ -16,6 +17,7 @@ import sys
 
 PARTS = {
     "insert": ("core/stats/bm_stats_insert.c", "core/stats/bm_stats_layout.c"),
+    "exact": ("core/stats/bm_stats_exact.c",),
     "report": ("core/stats/bm_stats_report.c", "core/stats/bm_stats_wide.c", "core/stats/bm_stats_record.c",
                "core/out/bm_wide.c"),
 }

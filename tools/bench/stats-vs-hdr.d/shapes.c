@@ -40,6 +40,10 @@ const struct shape shapes[] = {
 	{"descending", 1000000},
 	{"uniform-4M", 4000000},   /* 2.9 M of them past 1,114,111 samples (32-bit counts) */
 	{"lognormal-s1-4M", 4000000},
+	/* few values (the exact mode): a counter at its resolution, a cache's hit or miss */
+	{"two-ticks", 1000000},    /* 2222 once in 1,000, else 2223 */
+	{"hit-miss", 1000000},     /* 12, or 150 three times in 100 */
+	{"64-values", 1000000},    /* 1000 + 997 k, k uniform in 0..63 */
 };
 const int n_shapes = sizeof shapes / sizeof shapes[0];
 
@@ -67,6 +71,12 @@ void shape_fill(int k, uint64_t *x, size_t n)
 			v = lognormal(&st, 2.0);
 		else if (!strcmp(nm, "spikes-1%"))
 			v = i % 100 == 99 ? 20000 + rng(&st) % 64 : 1000 + rng(&st) % 16;
+		else if (!strcmp(nm, "two-ticks"))
+			v = rng(&st) % 1000 == 0 ? 2222 : 2223;
+		else if (!strcmp(nm, "hit-miss"))
+			v = rng(&st) % 100 < 3 ? 150 : 12;
+		else if (!strcmp(nm, "64-values"))
+			v = 1000 + 997 * (rng(&st) % 64);
 		else if (!strcmp(nm, "ascending"))
 			v = 1000 + i;
 		else /* descending */

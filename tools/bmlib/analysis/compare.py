@@ -20,6 +20,10 @@ from . import dist, stats
 COMPARABLE = ("board", "built_for", "isa", "cycle_unit", "cycle_counter", "samples")
 # Keys that say which build a run is: a side mixing them is probably a mistake.
 BUILD = ("label", "kit_version", "kit_vcs", "compiler", "cflags", "opt")
+# Besides the code, what moves a figure when two sides differ in it (docs/tools.md): the kit that
+# measured (its harness, overhead subtraction, statistics), and how the code was built.
+KIT = ("kit_version", "kit_vcs")
+BUILT = ("compiler", "cflags", "opt", "libc")
 
 
 @dataclass
@@ -49,6 +53,7 @@ class Bench:
     cliff: float = None       # Cliff's delta, P(B > A) - P(B < A)
     verdict: str = "~"
     note: str = ""
+    cause: str = ""           # besides the code, what differs between A and B that moves a figure
 
     def row(self, metric):
         return next((r for r in self.rows if r.metric == metric), None)
@@ -72,11 +77,25 @@ def mixed_builds(runs):
     return [k for k in BUILD if len({str(r.meta.get(k)) for r in runs}) > 1]
 
 
-def kit_versions(a_runs, b_runs):
-    """The kit versions of each side when the sides differ in them, else None: the kit's own
-    harness and statistics may then account for a change between A and B."""
-    va, vb = ({str(r.meta.get("kit_version")) for r in runs} for runs in (a_runs, b_runs))
-    return None if va == vb else (sorted(va), sorted(vb))
+def side_differences(a_runs, b_runs, keys):
+    """{key: (A's values, B's values)} for the meta keys in which the two sides differ."""
+    out = {}
+    for k in keys:
+        va, vb = ({str(r.meta.get(k)) for r in runs} for runs in (a_runs, b_runs))
+        if va != vb:
+            out[k] = (sorted(va), sorted(vb))
+    return out
+
+
+def differences_text(diff):
+    """'kit_version 0.2.0 vs 0.3.0, cflags -O2 vs -O3' (a side's several values joined by /)."""
+    return ", ".join(f"{k} {'/'.join(a)} vs {'/'.join(b)}" for k, (a, b) in diff.items())
+
+
+def iters_of(benches):
+    """The iters of these results (ok ones), sorted: the batch size each figure is per iteration of."""
+    return sorted({x.result.get("iters") for x in benches if x.result is not None and x.status == "ok"
+                   and isinstance(x.result.get("iters"), int)})
 
 
 def _f(x):

@@ -34,7 +34,7 @@ def _options(p):
     p.add_argument("--max-runs", type=count, default=20,
                    help="noisy runs: at most this many runs of a commit before it is called undecidable (default 20)")
     p.add_argument("--alpha", type=alpha, default=0.01, help="noisy runs: the rank test's level (default 0.01)")
-    p.add_argument("--timeout", type=seconds, default=1800, help="seconds one run of COMMAND may take (default 1800)")
+    p.add_argument("--timeout", type=seconds, default=1800, help="seconds one run of COMMAND may go without a new record (default 1800)")
     p.add_argument("--verbose", action="store_true", help="show each run's output (build and console)")
 
 
@@ -137,7 +137,7 @@ class Bisect:
         lg = logmod.analyze(res.data, f"the output at {m.sha[:12]}")
         why = None
         if res.timed_out:
-            why = f"COMMAND timed out after {self.args.timeout:g} s"
+            why = f"COMMAND timed out after {self.args.timeout:g} s without a record"
         elif not lg.boots:
             tail = res.data.decode("utf-8", "replace").strip().splitlines()[-3:]
             why = f"COMMAND (status {res.returncode}) printed no records" + \

@@ -33,7 +33,7 @@ def add_arguments(p):
     p.add_argument("--baud", type=baud, default=115200, help="baud rate (default 115200; 8N1)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the records of the boot here (default: stdout)")
     p.add_argument("--raw", metavar="FILE", help="write every byte received here")
-    p.add_argument("--timeout", type=seconds, default=None, help="give up after this many seconds (default: none)")
+    p.add_argument("--timeout", type=seconds, default=None, help="give up after this many seconds without a new record (default: none)")
     p.add_argument("--linger", type=seconds, default=1.0,
                    help="after the end record, seconds of quiet before stopping (keeps the table in --raw)")
     p.add_argument("--stall", type=seconds, default=None,
@@ -154,7 +154,7 @@ def main(args):
             f"{plural(len(bt.problems), 'problem')} (above)")
     cut = "the end record" if not bt.complete else f"boot {later[-1].index}'s end record" if later else None
     if res.timed_out and cut:
-        say(f"timed out after {args.timeout:g} s before {cut}")
+        say(f"timed out after {args.timeout:g} s without a record, before {cut}")
         return 124
     if res.interrupted and cut:
         say(f"interrupted before {cut}")

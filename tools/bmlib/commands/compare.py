@@ -12,7 +12,9 @@ import sys
 from decimal import Decimal
 
 from ..analysis import dist, stats
-from ..analysis.compare import comparability, compare_bench, kit_versions, mixed_builds
+from ..analysis.compare import Row
+from ..analysis.compare import (BUILT, KIT, comparability, compare_bench, differences_text, iters_of, mixed_builds,
+                                side_differences)
 from ..analysis.gate import gate_failures, parse_gate, state_failures
 from ..errors import UsageError
 from ..records import events
@@ -92,7 +94,8 @@ def rows_of(benches, units_b=None):
         if not b.rows:
             rows.append(dict(first, metric="-", a="-", b="-", change="-", ci="-", p="-", test="-",
                              verdict=b.verdict + (f" ({b.note})" if b.note else ""),
-                             _raw={"benchmark": b.name, "mode": b.mode, "verdict": b.verdict, "note": b.note}))
+                             _raw={"benchmark": b.name, "mode": b.mode, "verdict": b.verdict, "note": b.note,
+                                   "cause": b.cause}))
             continue
         for i, r in enumerate(b.rows):
             row = first if i == 0 else {"bench": "", "d": "", "cliff": ""}
@@ -106,7 +109,7 @@ def rows_of(benches, units_b=None):
                                    "ci_low": r.ci[0] if r.ci else None, "ci_high": r.ci[1] if r.ci else None,
                                    "p": r.p, "test": r.test, "significant": r.significant,
                                    "verdict": r.verdict, "cohen_d": b.d, "cliff_delta": b.cliff,
-                                   "note": b.note, "why": r.why}))
+                                   "note": b.note, "cause": b.cause, "why": r.why}))
     return rows
 
 
@@ -125,6 +128,7 @@ def sides(args):
 def compare_runs(a_runs, b_runs, metrics, alpha, name_filter=None, warn=None, event_names=None):
     """The library entry (also used by tools/bench/compare-power): [analysis.compare.Bench]. event_names:
     the events to compare (None: every one both sides count)."""
+    kit = side_differences(a_runs, b_runs, KIT)
     names = []
     for r in a_runs + b_runs:
         for bench in r.boot.benches:
@@ -134,7 +138,22 @@ def compare_runs(a_runs, b_runs, metrics, alpha, name_filter=None, warn=None, ev
     for name in names:
         a = [r.bench(name) for r in a_runs if r.bench(name) is not None]
         b = [r.bench(name) for r in b_runs if r.bench(name) is not None]
-        out.append(compare_bench(name, a, b, metrics, alpha, events=event_names))
+        res = compare_bench(name, a, b, metrics, alpha, events=event_names)
+        out.append(res)
+        # Besides the code: a different batch size, a different kit (named, never left to
+        # read as the code's change)
+        causes = []
+        ia, ib = iters_of(a), iters_of(b)
+        if ia and ib and ia != ib:
+            causes.append(f"iters {'/'.join(map(str, ia))} in A, {'/'.join(map(str, ib))} in B: figures per "
+                          f"iteration of different batches (a compiler can move work out of the batch loop)")
+            if warn:
+                warn(f"{name}: {causes[-1]}")
+        if kit and any(r.significant or r.verdict == "?" for r in res.rows):
+            causes.append(f"the kit differs ({differences_text(kit)}): a change it makes is the kit's, not the "
+                          f"code's")
+        res.cause = "; ".join(causes)
+        _missing_events(res, a, b, event_names, warn)
         for side, have, runs in (("A", a, a_runs), ("B", b, b_runs)):
             if warn and have and len(have) < len(runs):
                 warn(f"{name}: in {len(have)} of the {len(runs)} runs of {side} (tested on those)")
@@ -169,6 +188,35 @@ def compare_runs(a_runs, b_runs, metrics, alpha, name_filter=None, warn=None, ev
     return out
 
 
+def _missing_events(res, a, b, names, warn):
+    """--events NAME that a side does not count in every run: a row that says so (and why, from
+    the meta record's not_counted), never a silent drop; without --events, a warning for each
+    event only one side counts."""
+    if res.mode in ("missing", "status"):
+        return
+    if names is None:
+        counted = [{ev for x in side for ev in (x.result.get("events") or {})} for side in (a, b)]
+        for ev in sorted(counted[0] ^ counted[1]):
+            if warn:
+                warn(f"{res.name}: {ev} is counted in {'A' if ev in counted[0] else 'B'} only: not compared "
+                     f"(--events {ev} shows why)")
+        return
+    for ev in names:
+        has = [all(isinstance((x.result.get("events") or {}).get(ev), dict) for x in side) for side in (a, b)]
+        if all(has):
+            continue
+        why = []
+        for side, benches, ok in (("A", a, has[0]), ("B", b, has[1])):
+            if not ok:
+                reasons = {events.not_counted(x.meta).get(ev) for x in benches} - {None}
+                why.append(f"{side} does not count it" + (f" ({'; '.join(sorted(reasons))})" if reasons else
+                                                          " (not in its -DBM_EVENTS)"))
+        res.rows.append(Row(f"{ev}.mean", None, None, None, None, None, None, "none", False, "missing",
+                            "; ".join(why) + ": nothing to compare"))
+        if warn:
+            warn(f"{res.name}: --events {ev}: " + "; ".join(why))
+
+
 def main(args):
     def warn(msg):
         # (a warning quotes file names, labels and versions: escaped, so a terminal shows them)
@@ -200,11 +248,16 @@ def main(args):
         mixed = mixed_builds(runs)
         if mixed:
             warn(f"side {side} mixes builds: its runs differ in {', '.join(mixed)}")
-    kv = kit_versions(a_runs, b_runs)
-    if kv:
-        warn(f"A and B were measured by different kit versions ({'/'.join(kv[0])} vs {'/'.join(kv[1])}): "
-             "part of a change may be the kit's own (its harness, overhead subtraction or statistics), "
-             "not your code's")
+    kit = side_differences(a_runs, b_runs, KIT)
+    if kit:
+        kv = kit.get("kit_version")
+        what = f"different kit versions ({'/'.join(kv[0])} vs {'/'.join(kv[1])})" if kv else \
+            f"kits built from different sources ({differences_text(kit)})"
+        warn(f"A and B were measured by {what}: part of a change may be the kit's own (its harness, overhead "
+             "subtraction or statistics), not your code's; each benchmark that changed says so")
+    built = side_differences(a_runs, b_runs, BUILT)
+    if built:
+        warn(f"A and B were built differently ({differences_text(built)}): a change may be the build's")
     benches = compare_runs(a_runs, b_runs, metrics, args.alpha, args.bench, warn, args.events)
     if not benches:
         raise UsageError("no benchmark to compare" + (f" matches {args.bench!r}" if args.bench else ""))
@@ -230,8 +283,10 @@ def main(args):
     if args.format == "table":
         for b in benches:
             for r in b.rows:
-                if r.why and r.verdict in ("?", "~"):
+                if r.why and r.verdict in ("?", "~", "missing"):
                     print(f"  {b.name} {r.metric} {r.verdict}: {printable(r.why)}")
+            if b.cause:
+                print(f"  {b.name}: {printable(b.cause)}")
         print("change = B - A (positive: B takes longer); d = Cohen's d, cliff = Cliff's delta "
               "(B against A); ~ = not significant at alpha "
               f"{args.alpha:g}; ? = changed, but no test fits (a gate on it fails)")

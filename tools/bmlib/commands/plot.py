@@ -2,7 +2,11 @@
 """Plot one benchmark's distribution from the hist records of one or more runs: a histogram
 and a CDF side by side, one series per file (its runs pooled; --each-run for one per run),
 P50/P99/P99.9 marked, the x axis over the bulk (min to the largest P99.9; --full-range for
-everything), log-x when that spans more than ~1.5 decades. --event NAME plots an event count
+everything), log-x when that spans more than ~1.5 decades. What the record knows, no more: an
+exact value is a spike and a step of the CDF; a histogram bin is a bar over its range and a
+shaded box of the CDF (where in the range its samples lie is not known). A series of one run
+marks the record's own p50, p99 and p999; pooled runs the nearest rank of their pieces, shaded
+where it lies in a bin. --event NAME plots an event count
 instead: records hold its per-iteration mean and median per run, not its distribution, so that is
 one bar (the mean) and one mark (the median) per run. Writes PNG or SVG (matplotlib, Agg backend:
 no display needed)."""
@@ -14,6 +18,7 @@ import numpy as np
 from ..analysis import dist
 from ..errors import UsageError
 from ..records import events
+from ..records.figures import RANKS
 from ..records.frame import printable
 from ..records.log import load_runs, same_file
 
@@ -25,7 +30,9 @@ def add_arguments(p):
     p.add_argument("runs", nargs="+", metavar="RUN", help="log or records file (every complete boot is a run)")
     p.add_argument("--bench", required=True, metavar="NAME", help="the benchmark to plot")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="FILE.png or FILE.svg")
-    p.add_argument("--bins", type=int, default=60, help="histogram bars (default 60)")
+    p.add_argument("--bins", type=int, default=60,
+                   help="most bars a series shows (default 60): past that, neighbouring pieces (exact values, "
+                        "bins) are drawn as one bar over their range")
     p.add_argument("--each-run", action="store_true", help="one series per run, not per file")
     p.add_argument("--event", metavar="NAME", type=_one_event,
                    help="plot this event count per run (its mean and median) instead of the cycles' distribution")
@@ -110,7 +117,7 @@ def main(args):
     runs = load_runs(args.runs, warn)
     if args.event:
         return plot_event(runs, args, warn)
-    groups = {}  # series label -> [samples of each run]
+    groups = {}  # series label -> (unit, [each run's benchmark])
     units = {}   # unit -> the first run that has it
     for run in runs:
         b = run.bench(args.bench)
@@ -128,7 +135,7 @@ def main(args):
         label = name + (f" ({run.meta.get('label')})" if run.meta.get("label") else "")
         # (text, not mathtext: a $ in a file name or a build label is a dollar sign)
         label = label.replace("$", r"\$")
-        groups.setdefault(label, (b.result.data.get("unit", ""), []))[1].append(dist.samples(b.hist.data))
+        groups.setdefault(label, (b.result.data.get("unit", ""), []))[1].append(b)
     if not groups:
         names = sorted({b.name for r in runs for b in r.boot.benches})
         raise UsageError(f"nothing to plot for {args.bench!r} (benchmarks: {', '.join(names[:20])})")
@@ -139,12 +146,12 @@ def main(args):
                          ", ".join(f"{u} ({where})" for u, where in units.items()) +
                          "; plot each unit on its own")
     series = []
-    for label, (unit, parts) in groups.items():
-        x = np.sort(np.concatenate(parts))
-        if len(parts) > 1:
-            label += f", {len(parts)} runs"
-        marks = {key: float(dist.quantile(x, q)) for key, q in (("p50", 0.5), ("p99", 0.99), ("p999", 0.999))}
-        series.append((label, x, dict(marks, unit=unit)))
+    for label, (unit, benches) in groups.items():
+        parts = sorted((lo / b.hist.data["div"], hi / b.hist.data["div"], c)
+                       for b in benches for lo, hi, c in dist.pieces(b.hist.data))
+        if len(benches) > 1:
+            label += f", {len(benches)} runs"
+        series.append((label, parts, dict(_marks(benches, parts), unit=unit)))
     draw(series, args.bench, args.output, args.bins, args.full_range)
     nruns = sum(len(p) for _, p in groups.values())
     print(f"bm plot: wrote {args.output} ({len(series)} series, {nruns} run{'s' if nruns != 1 else ''})",
@@ -152,50 +159,84 @@ def main(args):
     return 0
 
 
+def _marks(benches, parts):
+    """{p50, p99, p999: (lo, hi)}: one run's record figures (exact or the firmware's own answer in
+    its bin), pooled runs' nearest ranks over their pieces (a range where a rank falls in a bin)."""
+    if len(benches) == 1:
+        r = benches[0].result.data
+        return {k: (float(r[k]), float(r[k])) for k, _, _ in MARKS}
+    return {k: tuple(float(x) for x in dist.quantile_range(parts, *RANKS[k])) for k, _, _ in MARKS}
+
+
+def _bars(parts, edges):
+    """More pieces than bars: the pieces whose middle falls between two edges, as one bar over
+    their own range (equal steps of x, so heights compare; a piece is never split)."""
+    if len(parts) < len(edges):
+        return parts
+    mid = np.array([(a + b) / 2 for a, b, _ in parts])
+    slot = np.searchsorted(edges, mid, side="right")
+    out = {}
+    for (a, b, c), k in zip(parts, slot):
+        lo, hi, n = out.get(k, (a, b, 0))
+        out[k] = (min(lo, a), max(hi, b), n + c)
+    return [out[k] for k in sorted(out)]
+
+
 def draw(series, bench, path, nbins, full_range=False):
     plt = _open_plt()
-    lo = min(float(s[0]) for _, s, _ in series)
-    hi = max(float(s[-1]) for _, s, _ in series)
+    lo = min(p[0][0] for _, p, _ in series)
+    hi = max(max(x[1] for x in p) for _, p, _ in series)
     hidden = 0
     if not full_range:
         # The bulk: a few far outliers would otherwise squeeze every sample into one bar.
-        cut = max(m["p999"] for _, _, m in series)
+        cut = max(m["p999"][1] for _, _, m in series)
         if cut < hi:
             hi = cut
-            hidden = sum(int((s > cut).sum()) for _, s, _ in series)
+            hidden = sum(c for _, p, _ in series for a, _, c in p if a > cut)
     logx = lo > 0 and hi / lo > 10 ** LOG_DECADES
-    if logx:
-        edges = np.geomspace(lo, hi, nbins + 1)
-    else:
-        pad = (hi - lo) * 0.02 or max(abs(hi) * 0.01, 0.5)
-        edges = np.linspace(lo - pad, hi + pad, nbins + 1)
+    pad = (hi / lo) ** 0.03 if logx else ((hi - lo) * 0.05 or max(abs(hi) * 0.01, 0.5))
+    x0, x1 = (lo / pad, hi * pad) if logx else (lo - pad, hi + pad)
+    edges = np.geomspace(lo, hi, nbins + 1) if logx else np.linspace(lo, hi, nbins + 1)
     unit = series[0][2].get("unit", "")
     beyond = f" ({hidden} sample{'s' if hidden != 1 else ''} above {hi:g} not shown; --full-range)" if hidden else ""
     fig, (ax_h, ax_c) = plt.subplots(1, 2, figsize=(12, 4.5))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for i, (label, x, res) in enumerate(series):
+    for i, (label, parts, res) in enumerate(series):
         c = colors[i % len(colors)]
-        counts, _ = np.histogram(x[x <= edges[-1]], bins=edges)
-        ax_h.stairs(counts / len(x), edges, color=c, label=label, linewidth=1.4)
-        # A CDF of a million points draws the same as one of a few thousand quantiles.
-        y = np.arange(1, len(x) + 1) / len(x)
-        step = max(1, len(x) // 4000)
-        ax_c.step(np.append(x[::step], x[-1]), np.append(y[::step], 1.0), where="post", color=c, label=label,
-                  marker="o" if len(x) == 1 else None)   # (one sample: a step of no width, shown as a point)
+        n = sum(p[2] for p in parts)
+        shown = [p for p in _bars(parts, edges) if p[0] <= x1]
+        # an exact value: a spike; a range: a bar over it (its samples are somewhere in it)
+        spikes = [(a, k / n) for a, b, k in shown if a == b]
+        ranges = [(a, b, k / n) for a, b, k in shown if a != b]
+        if spikes:
+            ax_h.vlines([a for a, _ in spikes], 0, [f for _, f in spikes], color=c, linewidth=2, label=label)
+        if ranges:
+            ax_h.bar([a for a, _, _ in ranges], [f for _, _, f in ranges], width=[b - a for a, b, _ in ranges],
+                     align="edge", color=c, alpha=0.45, edgecolor=c, label=None if spikes else label)
+        # the CDF: what is surely <= x and what may be; equal (one line) where every value is known
+        xs, low, up = dist.cdf_bounds(parts)
+        xs = np.append(xs, max(xs[-1], x1))
+        low, up = np.append(low, low[-1]) / n, np.append(up, up[-1]) / n
+        ax_c.step(xs, up, where="post", color=c, label=label, marker="o" if len(parts) == 1 and n == 1 else None)
+        if (low != up).any():
+            ax_c.step(xs, low, where="post", color=c, linewidth=0.8)
+            ax_c.fill_between(xs, low, up, step="post", color=c, alpha=0.25, linewidth=0)
         for key, name, style in MARKS:
-            v = res.get(key)
-            if v is not None:
-                for ax in (ax_h, ax_c):
-                    ax.axvline(float(v), color=c, linestyle=style, linewidth=1, alpha=0.8)
+            a, b = res[key]
+            for ax in (ax_h, ax_c):
+                if a == b:
+                    ax.axvline(a, color=c, linestyle=style, linewidth=1, alpha=0.8)
+                else:
+                    ax.axvspan(a, b, color=c, alpha=0.15, linewidth=0)
     for ax in (ax_h, ax_c):
         if logx:
             ax.set_xscale("log")
+        ax.set_xlim(x0, x1)
         ax.set_xlabel(f"{unit} per iteration")
         ax.grid(True, alpha=0.3)
-    ax_h.set_ylabel("fraction of samples per bar")
-    ax_h.set_title(f"{bench}: histogram{beyond}", fontsize=10)
-    ax_c.set_xlim(edges[0], edges[-1])
-    ax_c.set_ylabel("fraction of samples <= x")
+    ax_h.set_ylabel("fraction of samples (spike: one value; bar: a range)")
+    ax_h.set_title(f"{bench}: distribution{beyond}", fontsize=10)
+    ax_c.set_ylabel("fraction of samples <= x (shaded: within a bin)")
     ax_c.set_ylim(0, 1.02)
     ax_c.set_title(f"{bench}: CDF")
     from matplotlib.lines import Line2D

@@ -12,7 +12,8 @@ from ..records import events
 from ..records.figures import SUMMARY
 from ..records.frame import printable
 from ..records.log import load_runs
-from ..shared import DRIFT_UNSTABLE_PPM, SHORT_INTERVAL_FACTOR
+from ..shared import (CV_NOISY_PPM, DRIFT_UNSTABLE_PPM, SHORT_INTERVAL_FACTOR, WARMUP_CV_PPM, WARMUP_MAX,
+                      WARMUP_WINDOW)
 from .options import bench_pattern
 from .output import FORMATS, num, pct, render
 
@@ -29,18 +30,36 @@ def add_arguments(p):
                    help="--merge runs even when their board, unit, counter or sample count differ")
 
 
+# The marks an ok row can carry (as the firmware's table marks them), each explained on stderr.
+MARKS = {
+    "*": f"the median batch is under {SHORT_INTERVAL_FACTOR}x the counter read overhead or {SHORT_INTERVAL_FACTOR} "
+         f"ticks: the figure rests on the overhead subtraction or the counter's resolution",
+    "~": f"drift_ppm over {DRIFT_UNSTABLE_PPM:,}: the machine's speed (or the benchmark's own cost) moved during it",
+    "?": "state-dependent: under deterministic QEMU its cold run cost other than a warm one: the body changes the "
+         "state its work depends on (its figures time runs on its own output; give it a setup_each)",
+    "%": f"noisy: the samples' cv is over {CV_NOISY_PPM / 10000:g}%: no one figure stands for them (see the "
+         f"percentiles, or bm plot)",
+    "^": f"unsettled: the warm-up stopped at its cap of {WARMUP_MAX} batches before the last {WARMUP_WINDOW} agreed "
+         f"within {WARMUP_CV_PPM / 10000:g}%: the cost was still moving when the samples began",
+    "!": "a statistics counter saturated: the moments of those results are not exact",
+}
+
+
 def _status(res):
     """ok, with the firmware table's marks: ok* (short_interval: the median batch is under
     SHORT_INTERVAL_FACTOR x the counter read overhead or that many ticks, the figure rests on the
     subtraction or the resolution), ok~ (the machine's speed or the benchmark's own cost moved
     during it: drift_ppm over DRIFT_UNSTABLE_PPM), ok? (state_dependent: under
-    deterministic QEMU its cold run cost other than a warm one); and ok! (a statistics
-    counter saturated: the moments are not exact); or the failure."""
+    deterministic QEMU its cold run cost other than a warm one), ok% (noisy: its samples' cv over
+    CV_NOISY_PPM), ok^ (its warm-up hit its cap unsettled); and ok! (a statistics counter
+    saturated: the moments are not exact); or the failure."""
     st = res.get("status")
     if st == "ok":
         flags = res.get("flags") if isinstance(res.get("flags"), dict) else {}
+        warm = res.get("warmup") if isinstance(res.get("warmup"), dict) else {}
         return "ok" + ("*" if res.get("short_interval") is True else "") + \
             ("~" if res.get("unstable") is True else "") + ("?" if res.get("state_dependent") is True else "") + \
+            ("%" if res.get("noisy") is True else "") + ("^" if warm.get("settled") is False else "") + \
             ("!" if flags.get("saturated") is True else "")
     where = f" in {res.get('phase')}" if res.get("phase") else ""
     return f"{st}: {res.get('reason', '')}{where}"
@@ -185,16 +204,8 @@ def main(args):
     render(rows, cols, args.format, sys.stdout)
     if args.format in ("table", "markdown"):
         event_table(rows, runs, args.format, args.merge)
-    marks = sorted({c for row in rows for c in "*~?!" if row["_raw"]["status"].startswith("ok") and c in row["_raw"]["status"]})
-    if "*" in marks:
-        warn(f"ok*: the median batch is under {SHORT_INTERVAL_FACTOR}x the counter read overhead or "
-             f"{SHORT_INTERVAL_FACTOR} ticks: the figure rests on the overhead subtraction or the counter's resolution")
-    if "~" in marks:
-        warn(f"ok~: drift_ppm over {DRIFT_UNSTABLE_PPM:,}: the machine's speed (or the benchmark's own cost) moved "
-             f"during it")
-    if "?" in marks:
-        warn("ok?: state-dependent: under deterministic QEMU its cold run cost other than a warm one: the body "
-             "changes the state its work depends on (its figures time runs on its own output; give it a setup_each)")
-    if "!" in marks:
-        warn("ok!: a statistics counter saturated: the moments of those results are not exact")
+    marks = {c for row in rows for c in MARKS if row["_raw"]["status"].startswith("ok") and c in row["_raw"]["status"]}
+    for c, text in MARKS.items():
+        if c in marks:
+            warn(f"ok{c}: {text}")
     return 0

@@ -4,8 +4,9 @@ status; with --check (implied by --expect, --zero, --require, --exact and --runs
 judge its records. Reading stops once the end record arrived and the console went quiet, even
 if the command keeps running (`cat /dev/pts/N`); a command ended by a signal after the end
 record (cat's SIGHUP when the QEMU behind the pty exits) leaves the status to the end record.
-On a timeout or a crash what arrived is kept, checked, and the benchmark that was running is
-named with what the kit printed (`*** ` lines).
+On a timeout (--timeout seconds without a new record: a suite of any length runs to its end
+while each record comes in time) or a crash what arrived is kept, checked, and the benchmark
+that was running is named with what the kit printed (`*** ` lines).
 
 With --log FILE nothing is run: a saved console log is judged the same way. With --board-json F
 (the <name>.board.json beside an image) the command is the image's QEMU command, with its exit
@@ -65,7 +66,9 @@ def expectation(text):
 def add_arguments(p):
     p.add_argument("--exit-map", default="direct", choices=["direct", "isa-debug-exit"])
     p.add_argument("--timeout", type=seconds, default=DEFAULTS["QEMU_TIMEOUT_S"],
-                   help=f"seconds per run (default {DEFAULTS['QEMU_TIMEOUT_S']}, as the build's BM_QEMU_TIMEOUT_S)")
+                   help=f"seconds the run may go without a new record before it is stopped (default "
+                        f"{DEFAULTS['QEMU_TIMEOUT_S']}, as the build's BM_QEMU_TIMEOUT_S): progress, not the run's length; "
+                        f"each benchmark's watchdog guards it")
     p.add_argument("--package", default="", help="Debian package that provides the emulator (for the error message)")
     p.add_argument("--check", action="store_true", help="judge the records and require a passing run")
     p.add_argument("--expect-status", type=int, default=None, help="require this guest status")
@@ -329,7 +332,7 @@ def main(args):
             say(f"console saved to {args.save} ({len(lg.scan.records)} records)")
         text = res.data.decode("utf-8", "replace")
         if res.timed_out:
-            say(f"timed out after {args.timeout:g} s; stopped")
+            say(f"timed out after {args.timeout:g} s without a record; stopped")
             explain(lg)
             for p in lg.problems:
                 if p.kind != "incomplete":

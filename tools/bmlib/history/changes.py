@@ -240,13 +240,42 @@ def all_changes(series, figures, method):
     return out
 
 
-def build_note(c):
-    """The build identity that changed across a change point, besides the revision."""
-    keys = ("kit_version", "compiler", "cflags", "opt", "libc")
-    before = {k: {r.cols.get(k) for r in c.prev.runs} for k in keys}
-    after = {k: {r.cols.get(k) for r in c.point.runs} for k in keys}
-    diff = [k for k in keys if before[k] != after[k]]
-    return ("the build changed too: " + ", ".join(diff)) if diff else ""
+# Besides the user's revision, what moves a figure: the kit that measured, the build of the code
+KIT = ("kit_version", "kit_vcs")
+BUILT = ("compiler", "cflags", "opt", "libc")
+
+
+def _moved(before_runs, after_runs, keys):
+    """'kit_vcs a -> b, ...' for the keys whose values differ between two sets of runs."""
+    out = []
+    for k in keys:
+        a, b = ({str(r.cols.get(k)) for r in runs} for runs in (before_runs, after_runs))
+        if a != b:
+            out.append(f"{k} {'/'.join(sorted(a))} -> {'/'.join(sorted(b))}")
+    return ", ".join(out)
+
+
+def kit_moved(before_runs, after_runs):
+    return _moved(before_runs, after_runs, KIT)
+
+
+def causes(c):
+    """[(cause, words)]: what changed across a change point besides the revision. A change point
+    that coincides with a kit change is the kit's (docs/history.md: a kit change that moves a
+    deterministic figure is named as the kit's, never blamed on the code); a different batch
+    size (iters) moves a per-iteration figure too; a different build of the code may."""
+    out = []
+    kit = kit_moved(c.prev.runs, c.point.runs)
+    if kit:
+        out.append(("kit", f"the kit changed here ({kit}): the kit's change, not the code's"))
+    iters = [{r.get("iters") for r in p.results if r.get("status") == "ok"} for p in (c.prev, c.point)]
+    if iters[0] and iters[1] and iters[0] != iters[1]:
+        out.append(("iters", f"iters {'/'.join(map(str, sorted(iters[0])))} -> {'/'.join(map(str, sorted(iters[1])))}: "
+                             f"figures per iteration of another batch size"))
+    built = _moved(c.prev.runs, c.point.runs, BUILT)
+    if built:
+        out.append(("build", f"the build changed too ({built})"))
+    return out
 
 
 def rows(changes, group=False):
@@ -259,7 +288,10 @@ def rows(changes, group=False):
                "unit": s.unit, "figure": c.figure, "before_revision": c.prev.revision,
                "after_revision": c.point.revision, "after_subject": c.point.subject, "commits": c.commits(),
                "before": c.before, "after": c.after, "delta": c.delta, "rel": c.rel, "method": c.method,
-               "p": c.p, "note": "; ".join(filter(None, [c.note, build_note(c)]))}
+               "p": c.p}
+        why = causes(c)
+        raw["cause"] = why[0][0] if why else ""
+        raw["note"] = "; ".join(filter(None, [w for _, w in why] + [c.note]))
         if group and out and out[-1]["_key"] == (id(s), c.index, c.before, c.after, c.method, raw["note"]):
             out[-1]["figure"] += "," + c.figure
             continue
@@ -319,9 +351,11 @@ def gate(store, series, gates, changes, method, baseline=None, alpha=0.05):
         ba = [store.boot(r).bench(s.bench) for r, _ in a]
         bb = [store.boot(r).bench(s.bench) for r, _ in b]
         cmp = compare_bench(s.bench, ba, bb, metrics, alpha)
+        kit = kit_moved([r for r, _ in a], [r for r, _ in b])
         for _, msg in gate_failures([cmp], gates):
             fails.append((s, f"{msg} (newest {short(s.points[last].revision)} against "
-                             f"{_base_text(base)})"))
+                             f"{_base_text(base)})" + (f"; the kit changed between them ({kit}): the kit's change, "
+                                                       f"not the code's" if kit else "")))
     return fails, notes
 
 

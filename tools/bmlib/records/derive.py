@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """A result's statistics recomputed from its hist record as the firmware's report computes them
-(core/stats/bm_stats_report.c, bm_stats_record.c, the harness's ns figures), so that bm check
-refuses a result its own distribution does not give, and a hist record no state could hold."""
+(core/stats/bm_stats_report.c, bm_stats_record.c, bm_stats_exact.c, the harness's ns figures), so
+that bm check refuses a result its own distribution does not give, and a hist record no state
+could hold."""
 # Python's integers are exact: each figure is the C's integer formula with the same rounding
 # (halves up, nearest rank, the balanced bin representative).
 import math
@@ -42,8 +43,37 @@ def muldiv64(a, b, d):
     return min(U64_MAX, (a * b + d // 2) // d)
 
 
+def exact_view(values, n, topk=64):
+    """(bins, tail) of an exact state's values (bm_st_ex_view): the bins and tail the state would
+    switch to in histogram mode, the K largest samples exactly and the rest in the layout of
+    their top octave and n."""
+    if n <= topk:
+        return [], [v for v, c in values for _ in range(c)]
+    i, above = len(values) - 1, 0
+    while i > 0 and above + values[i][1] < topk:
+        above += values[i][1]
+        i -= 1
+    in_tail = topk - above
+    c0 = values[i][1] - in_tail
+    hmax = values[i][0] if c0 else values[i - 1][0]
+    wide, top = n > layout.U16_MAX_N, max(hmax.bit_length() - 1, 0)
+    bins = []
+    for k, (v, c) in enumerate(values[:i + 1]):
+        c = c if k < i else c0
+        if not c:
+            continue
+        b = layout.bin_of(wide, top, v)
+        if bins and bins[-1][0] == b:
+            bins[-1][1] += c
+        else:
+            bins.append([b, c])
+    tail = [values[i][0]] * in_tail + [v for v, c in values[i + 1:] for _ in range(c)]
+    return [list(layout.bin_range(wide, top, b)) + [c] for b, c in bins], tail
+
+
 class Hist:
-    """A checked hist record (rules.check_hist passed) with its bins placed in the layout."""
+    """A checked hist record (rules.check_hist passed) with its bins placed in the layout; with
+    "values", an exact state's (every figure from them)."""
 
     def __init__(self, h):
         self.n, self.div = h["n"], h["div"]
@@ -51,6 +81,8 @@ class Hist:
         self.sum, self.sumsq = h["sum"], h["sumsq"]
         self.bins = [tuple(b) for b in h["bins"]]
         self.tail = list(h["tail"])
+        self.topk = h.get("topk", 64)
+        self.values = [tuple(x) for x in h["values"]] if isinstance(h.get("values"), list) else None
         sat = h.get("saturated") or {}
         self.sum_saturated = sat.get("sum") is True
         self.bins_saturated = sat.get("bins") is True
@@ -69,6 +101,8 @@ class Hist:
 
     def problems(self):
         """What no statistics state could have written (the structure is rules.check_hist's)."""
+        if self.values is not None:
+            return self._value_problems()
         out = []
         bad = [k for k, i in enumerate(self.index) if i is None]
         if bad:
@@ -97,6 +131,39 @@ class Hist:
         elif self.n * self.sumsq < self.sum * self.sum:
             out.append(f"sumsq = {self.sumsq} is below sum^2 / n: a negative variance")
         return out
+
+    def _value_problems(self):
+        """An exact state's: its values ascending, at most topk of them, every count >= 1 and n
+        below 2^32, the head exactly theirs, and bins and tail what they switch to."""
+        vals, n = self.values, self.n
+        if len(vals) > self.topk:
+            return [f"{len(vals)} values: an exact state holds at most topk = {self.topk}"]
+        if any(c < 1 for _, c in vals) or any(a[0] >= b[0] for a, b in zip(vals, vals[1:])):
+            return ["values are not ascending and distinct, each with a count of at least 1"]
+        out = []
+        if sum(c for _, c in vals) != n:
+            out.append(f"values count {sum(c for _, c in vals)} samples but n = {n}")
+        if n > U32_MAX:
+            out.append(f"values with n = {n}: an exact state holds fewer than 2^32 samples")
+        if (self.min, self.max) != (vals[0][0], vals[-1][0]):
+            out.append(f"min, max = {self.min}, {self.max} but the values span {vals[0][0]}..{vals[-1][0]}")
+        if self.sum_saturated or self.bins_saturated:
+            out.append("an exact state (values) says it saturated")
+        s1, s2 = sum(v * c for v, c in vals), sum(v * v * c for v, c in vals)
+        if (self.sum, self.sumsq) != (s1, s2):
+            out.append(f"sum, sumsq = {self.sum}, {self.sumsq} but the values add up to {s1}, {s2}")
+        if not out and exact_view(vals, n, self.topk) != ([list(b) for b in self.bins], self.tail):
+            out.append("bins and tail are not what its values give (the state it would switch to)")
+        return out
+
+    def _rank_value(self, rank):
+        """The value of the rank-th smallest sample of an exact state."""
+        upto = 0
+        for v, c in self.values:
+            upto += c
+            if upto >= rank:
+                return v
+        return self.values[-1][0]
 
     def _clamp(self):
         """The range every histogram sample lies in: [min, smallest tail value]."""
@@ -136,6 +203,9 @@ class Hist:
     def order_range(self, rank):
         """(lo, hi), raw: where the rank-th smallest sample (1-based) lies. Exact in the tail and
         at the minimum, else its bin's clamped range."""
+        if self.values is not None:
+            v = self._rank_value(rank)
+            return v, v
         if rank > self.hist_n:
             v = self.tail[rank - self.hist_n - 1]
             return v, v
@@ -146,12 +216,14 @@ class Hist:
     def quantile(self, num, den):
         """(raw value, bound_ppm) of the nearest rank num/den."""
         rank = nearest_rank(self.n, num, den)
+        if self.values is not None:
+            return self._rank_value(rank), 0
         if rank > self.hist_n or rank == 1:
             return self.order_range(rank)[0], 0
         return self._rep(self._bin_of_rank(rank))
 
     def coarsened(self):
-        if not self.bins:
+        if not self.bins or self.values is not None:
             return False
         return self.wide or any(i is not None and 1 <= i < 84 for i in self.index)
 
@@ -183,36 +255,59 @@ class Hist:
     def _tukey(self, q1, q3):
         """The fences Q1 - 1.5 IQR and Q3 + 1.5 IQR from the raw quartiles (v is below the low one
         iff v < ceil((5 Q1 - 3 Q3) / 2), above the high one iff v > floor((5 Q3 - 3 Q1) / 2)),
-        the outliers (a tail value exactly, a bin by its representative) and the mean of the
-        rest."""
+        the outliers (an exact value or a tail value exactly, a bin by its representative, its
+        count uncertain when its range straddles a fence: "out_uncertain", printed when not 0) and
+        the mean of the rest."""
         n, div = self.n, self.div
         x = max(5 * q1 - 3 * q3, 0)
         y = 5 * q3 - 3 * q1
         lo_t, hi_t = (x + 1) // 2, min(y // 2, U64_MAX)
-        outs, osum = [0, 0], 0
+        outs, osum, unc = [0, 0], 0, 0
 
         def count(v, c):
             nonlocal osum
             if v < lo_t or v > hi_t:
                 outs[v > hi_t] += c
                 osum += v * c
-        for k, (blo, bhi, c) in enumerate(self.bins):
-            if not (blo >= lo_t and bhi <= hi_t):   # a bin inside both fences changes nothing
-                count(self._rep(k)[0], c)
-        for v in self.tail:
-            count(v, 1)
+        if self.values is not None:
+            for v, c in self.values:
+                count(v, c)
+        else:
+            for k, (blo, bhi, c) in enumerate(self.bins):
+                if not (blo >= lo_t and bhi <= hi_t):   # a bin inside both fences changes nothing
+                    count(self._rep(k)[0], c)
+                    a, b = self._bin_range(k)
+                    unc += c if (a < lo_t <= b) or (a <= hi_t < b) else 0
+            for v in self.tail:
+                count(v, 1)
         kept = n - outs[0] - outs[1]
         mean = min(U128_MAX, _round(max(self.sum - osum, 0) * 1000, kept * div)) if kept else 0
-        return {"lo": _milli(min(U128_MAX, _round(x * 500, div))), "hi": _milli(min(U128_MAX, _round(y * 500, div))),
-                "out_lo": outs[0], "out_hi": outs[1], "mean": _milli(mean)}
+        out = {"lo": _milli(min(U128_MAX, _round(x * 500, div))), "hi": _milli(min(U128_MAX, _round(y * 500, div))),
+               "out_lo": outs[0], "out_hi": outs[1]}
+        if unc:
+            out["out_uncertain"] = unc
+        out["mean"] = _milli(mean)
+        return out
 
 
 def hist_from_samples(raw, div=1, topk=64):
     """The hist record fields (without type, seq, name and unit) a statistics state holding
     these samples prints: the topk largest exactly, the rest in the bins of the layout that
-    the largest of them and n give (the layout depends on nothing else, not on the order)."""
+    the largest of them and n give (the layout depends on nothing else, not on the order); with
+    at most topk distinct values (and n < 2^32) the exact state's values too."""
     s = sorted(raw)
     n = len(s)
+    values = []
+    for v in s:
+        if values and values[-1][0] == v:
+            values[-1][1] += 1
+        else:
+            values.append([v, 1])
+    if 0 < n <= U32_MAX and len(values) <= topk:
+        bins, tail = exact_view(values, n, topk)
+        return {"div": div, "n": n, "min": s[0], "max": s[-1], "sum": sum(s), "sumsq": sum(v * v for v in s),
+                "topk": topk, "bins_per_octave": layout.bins_per_octave(n), "saturated": {"sum": False, "bins": False},
+                "bins": bins, "tail": tail, "values": values}
     body, tail = (s[:-topk], s[-topk:]) if n > topk else ([], s)
     wide = n > layout.U16_MAX_N
     bins = {}
@@ -232,6 +327,10 @@ def differences(result, hist):
     result that its hist record does not give (keys with dots for nested objects)."""
     want = hist.result()
     out = []
+    # out_uncertain is printed only when not 0: absent on either side reads as 0
+    if isinstance(result.get("tukey"), dict) and isinstance(want.get("tukey"), dict):
+        result = dict(result, tukey=dict({"out_uncertain": 0}, **result["tukey"]))
+        want = dict(want, tukey=dict({"out_uncertain": 0}, **want["tukey"]))
 
     def walk(prefix, got, exp):
         for k, e in exp.items():

@@ -10,7 +10,7 @@ from . import derive, events, model
 from .figures import BUILT_FOR, QUANTILES, RANKS, deterministic
 from .frame import DEC_MAX, U64_MAX, NonFinite, printable
 # (the firmware's values, tools/gen-shared; STATUSES and WARMUP_WINDOW are also taken from here)
-from ..shared import (DRIFT_UNSTABLE_PPM, PHASES, STATUSES, WARMUP_MAX, WARMUP_MIN, WARMUP_STEP,  # noqa: F401
+from ..shared import (CV_NOISY_PPM, DRIFT_UNSTABLE_PPM, PHASES, STATUSES, WARMUP_MAX, WARMUP_MIN, WARMUP_STEP,  # noqa: F401
                       WARMUP_WINDOW)
 
 DEC128_MAX = Decimal(f"{(2**128 - 1) // 1000}.{(2**128 - 1) % 1000:03d}")   # a milli figure in 128 bits
@@ -25,7 +25,8 @@ NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")   # BM_BENCHMARK's name is a C iden
 # What "only ok carries figures" forbids on any other status.
 FIGURES = QUANTILES + ("mean", "stddev", "cv_ppm", "ci95", "bound_ppm", "tukey", "insns",
                        "p50_ns", "mean_ns", "ops_per_s", "cycle_hz", "core_cycles_p50", "core_cycles_mean",
-                       "drift_ppm", "unstable", "events", "cold", "state_dependent", "state_reason", "carries_state")
+                       "drift_ppm", "unstable", "noisy", "events", "cold", "state_dependent", "state_reason",
+                       "carries_state")
 
 
 def name_problem(name):
@@ -265,6 +266,10 @@ def check_result(d: dict) -> list:
         f.errs.append("state_reason without state_dependent")
     if f.bool("carries_state", required=False) is not None and dep is not None:
         f.errs.append("carries_state with state_dependent (a benchmark that declares it carries state gets no verdict)")
+    noisy = f.bool("noisy", required=False)
+    if noisy is not None and (noisy is not True or not isinstance(d.get("cv_ppm"), int) or d["cv_ppm"] <= CV_NOISY_PPM):
+        f.errs.append(f"noisy = {show(noisy)} but cv_ppm = {show(d.get('cv_ppm'))} (noisy, present only when true, "
+                      f"means over {CV_NOISY_PPM})")
     drift, unstable = f.int("drift_ppm", required=False, hi=U32_MAX), f.bool("unstable", required=False)
     if drift is not None and unstable is not None and unstable != (drift > DRIFT_UNSTABLE_PPM):
         f.errs.append(f"unstable = {show(unstable)} but drift_ppm = {drift} (unstable means over {DRIFT_UNSTABLE_PPM})")
@@ -293,6 +298,10 @@ def check_result(d: dict) -> list:
         out = (t.int("out_lo"), t.int("out_hi"))
         if None not in out and n is not None and sum(out) > n:
             t.errs.append(f"tukey out_lo + out_hi = {sum(out)} > n = {n}")
+        # samples in histogram bins that straddle a fence: printed only when some are
+        unc = t.int("out_uncertain", required=False, lo=1)
+        if unc is not None and n is not None and unc > n:
+            t.errs.append(f"tukey out_uncertain = {unc} > n = {n}")
         f.errs += t.errs
     fl = f.obj_("flags")
     if fl is not None:
@@ -359,6 +368,11 @@ def check_hist(d: dict) -> list:
         f.errs.append("tail is missing or not an array of integers")
     if not (ok_bins and ok_tail):
         return f.errs
+    values = d.get("values")
+    if values is not None and not (isinstance(values, list) and values and all(
+            isinstance(x, list) and len(x) == 2 and all(isinstance(y, int) and not isinstance(y, bool)
+                                                        and 0 <= y <= U64_MAX for y in x) for x in values)):
+        f.errs.append("values is not a non-empty array of [value, count] integers")
     for i, (blo, bhi, c) in enumerate(bins):
         if blo > bhi or c < 1:
             f.errs.append(f"bin {i} [{blo}, {bhi}, {c}] is empty or inverted")

@@ -107,26 +107,27 @@ def start_command(cmd, shell=False, output=True):
 
 
 def _pump(read, watch, timeout, linger, echo, helper=None, tick=0.1, stall=None):
-    """Read until the end record and `linger` s of quiet, a timeout, end of input, Ctrl-C or
+    """Read until the end record and `linger` s of quiet, a timeout (`timeout` s without a new
+    record: progress, not the run's length; a healthy suite of any length runs to its end, and
+    each benchmark's own watchdog stays the guard against a hang), end of input, Ctrl-C or
     SIGTERM ("interrupted": what arrived is kept), or the --start helper failing before a boot
     began. With stall (a function of the Watch giving seconds), a boot having completed, also
     once no record arrived for that long ("stalled": a later boot stopped, or noise without
     records keeps the console from going quiet). read(wait) returns bytes, b"" for no data yet,
     or None at end of input."""
-    t0 = time.monotonic()
-    last = last_rec = t0
+    last = last_rec = time.monotonic()
     try:
         while True:
             now = time.monotonic()
             if watch.ended and now - last >= linger:
                 return "ended"
-            if timeout and now - t0 >= timeout:
+            if timeout and now - last_rec >= timeout:
                 return "ended" if watch.ended else "timeout"
             if stall is not None and watch.completed and now - last_rec >= stall(watch):
                 return "ended" if watch.ended else "stalled"
             if helper is not None and not watch.meta and helper.poll() not in (None, 0):
                 return "start-failed"
-            left = min(tick, (timeout - (now - t0)) if timeout else tick)
+            left = min(tick, (timeout - (now - last_rec)) if timeout else tick)
             chunk = read(max(0.0, left))
             if chunk is None:
                 return "eof"
@@ -188,7 +189,6 @@ def run_command(cmd, timeout=None, linger=1.0, echo=None, after_start=None, stal
     sel.register(fd, selectors.EVENT_READ)
     helper = after_start() if after_start else None
     watch = Watch()
-    t0 = time.monotonic()
 
     def read(wait):
         if not sel.select(wait):
@@ -203,10 +203,9 @@ def run_command(cmd, timeout=None, linger=1.0, echo=None, after_start=None, stal
                      start_failed=helper.returncode if why == "start-failed" else None,
                      stalled=stall(watch) if why == "stalled" else None)
         if why == "eof":
-            # Output closed: the command is exiting; give it the rest of its time to do so.
-            left = (timeout - (time.monotonic() - t0)) if timeout else None
+            # Output closed: the command is exiting; give it a timeout's time to do so.
             try:
-                res.returncode = proc.wait(timeout=max(left, 0.5) if left is not None else None)
+                res.returncode = proc.wait(timeout=max(timeout, 0.5) if timeout else None)
             except subprocess.TimeoutExpired:
                 res.timed_out = not watch.ended
         if proc.poll() is None:
