@@ -7,6 +7,7 @@
 #include "bm/build_info.h"
 #include "bm/wide.h"
 #include "bm_board.h"
+#include "guard/guard.h"
 #include "run/run.h"
 
 /* Probes of the empty batch at boot, the first 16 only warming: the minimum is what is
@@ -104,23 +105,61 @@ static uint64_t timer_edge(struct bm_timer *timer, uint64_t *cycles)
 	return t1;
 }
 
+/* The estimate lies in the kit's memory, which code that runs as the kit does (a .privileged
+ * benchmark, a hosted one) can still write: every update of the kit's seals it (a hash and a
+ * copy), and every use checks it, putting the copy back over a stray write. A window that found
+ * it written is not used (bm_clock_close: -2) and fails its benchmark. */
+static struct bm_clock clk_kept;
+static const struct bm_clock *clk_sealed; /* the estimate kept: a run has one (a test, more) */
+static uintptr_t clk_sum;
+
+static void clk_seal(const struct bm_clock *clk)
+{
+	clk_kept = *clk;
+	clk_sealed = clk;
+	clk_sum = bm_guard_hash(clk, sizeof *clk);
+}
+
+int bm_clock_intact(struct bm_clock *clk)
+{
+	if (clk != clk_sealed || bm_guard_hash(clk, sizeof *clk) == clk_sum)
+		return 1;
+	if (bm_guard_hash(&clk_kept, sizeof clk_kept) == clk_sum)
+		*clk = clk_kept;
+	return 0;
+}
+
+void bm_clock_init(struct bm_clock *clk)
+{
+	*clk = (struct bm_clock){0};
+	clk_seal(clk);
+}
+
 void bm_clock_open(struct bm_clock *clk)
 {
 	struct bm_timer *timer = bm_port_timer();
+	(void)bm_clock_intact(clk); /* (a write between benchmarks is the last one's: bm_run_bench said so) */
 	clk->open = 0;
 	if (timer) {
 		clk->open_ticks = timer_edge(timer, &clk->open_cycles);
 		clk->open = clk->open_cycles != 0;
 	}
+	clk_seal(clk);
 }
 
 int bm_clock_close(struct bm_clock *clk)
 {
 	struct bm_timer *timer = bm_port_timer();
 	uint64_t cycles;
+	if (!bm_clock_intact(clk)) {
+		clk->open = 0;
+		clk_seal(clk);
+		return -2;
+	}
 	if (!timer || !clk->open)
 		return 0;
 	clk->open = 0;
+	clk_seal(clk);
 	uint64_t ticks = timer_edge(timer, &cycles) - clk->open_ticks, dc = cycles - clk->open_cycles;
 	/* No window lasts 2^63 cycles: the counter was set back during it (the counter-wrap self-test
 	 * does so in verify; a benchmark may in its batches): left out, or it would be the clock. */
@@ -140,6 +179,7 @@ int bm_clock_close(struct bm_clock *clk)
 	clk->window_ticks += ticks;
 	clk->window_cycles += dc;
 	clk->cycle_hz = bm_muldiv64(clk->window_cycles, timer->hz, clk->window_ticks);
+	clk_seal(clk);
 	return 0;
 }
 

@@ -8,7 +8,9 @@
 #include "bm/port.h"
 #include "bm/crc32.h"
 #include "bm/out.h"
+#include "report/report.h"
 #include "run/run.h"
+#include "serve/serve.h"
 #include "bm_test.h"
 #include "fake_platform.h"
 
@@ -224,6 +226,21 @@ static int reads_pattern(void)
 }
 BM_SCRATCH(reads_unwritten_scratch, 32);
 BM_BENCHMARK(reads_unwritten_scratch, reads_pattern, .setup = unwritten_setup, .max_iters = 1) {}
+
+/* Pass, and their teardowns write over the run's own state, as code that runs as the kit does
+ * could (the pointers are set by run_state_is_kept): the read overhead, and the clock estimate. */
+static struct bm_overhead *poke_oh;
+static struct bm_clock *poke_clk;
+static void overhead_poke(void)
+{
+	poke_oh->cycles += 100;
+}
+static void clock_poke(void)
+{
+	poke_clk->cycle_hz *= 2;
+}
+BM_BENCHMARK(writes_overhead, ok_verify, .teardown = overhead_poke, .max_iters = 1) {}
+BM_BENCHMARK(writes_clock, ok_verify, .teardown = clock_poke, .max_iters = 1) {}
 
 /* Passes, and its teardown leaves the kit's set-up changed: the arch's, then the console's. */
 static void changes_vector(void)
@@ -719,6 +736,42 @@ static void whole_run_records(void)
 	BM_CHECK_EQ_U64(braces, records);
 }
 
+/* A benchmark that wrote over the run's overhead or its clock estimate fails, named, and the
+ * kit's values are back for the next one (every later figure would have moved). */
+static void run_state_is_kept(void)
+{
+	fake_reset();
+	struct bm_config cfg;
+	bm_config_defaults(&cfg);
+	cfg.samples = 20;
+	const char *names[] = {"work100", NULL};
+	cfg.select = select_prefix;
+	cfg.select_ctx = names;
+	BM_CHECK_EQ_U64(bm_run(&cfg), BM_EXIT_PASS); /* (the kit's state set up, as in any run) */
+	struct bm_run_info run = {.cfg = &cfg, .ai = arch_get_info(), .n = 3, .name_width = 16};
+	bm_clock_init(&run.clk);
+	bm_measure_overhead(&run.oh);
+	bm_clock_spin(&run.clk, 1);
+	struct bm_tally tally = {0};
+	poke_oh = &run.oh;
+	poke_clk = &run.clk;
+	const struct bm_overhead oh = run.oh;
+	const uint64_t hz = run.clk.cycle_hz;
+	fake_console_len = 0;
+	fake_console[0] = '\0';
+	bm_run_bench(&run, find("writes_overhead"), 1, &tally);
+	BM_CHECK(strstr(fake_console, "\"name\":\"writes_overhead\",\"status\":\"fail\",\"reason\":\"wrote over the kit's run "
+	                              "state") != NULL);
+	BM_CHECK_EQ_U64(run.oh.cycles, oh.cycles);
+	bm_run_bench(&run, find("writes_clock"), 2, &tally);
+	BM_CHECK(strstr(fake_console, "\"name\":\"writes_clock\",\"status\":\"fail\",\"reason\":\"wrote over the kit's clock "
+	                              "estimate") != NULL);
+	BM_CHECK(run.clk.cycle_hz > hz - hz / 100 && run.clk.cycle_hz < hz + hz / 100);
+	bm_run_bench(&run, find("work100"), 3, &tally);
+	BM_CHECK_EQ_U64(tally.by_status[BM_ST_OK], 1);
+	BM_CHECK_EQ_U64(tally.by_status[BM_ST_FAIL], 2);
+}
+
 static void no_selection_is_config_error(void)
 {
 	fake_reset();
@@ -740,7 +793,7 @@ int main(void)
 		BM_TEST_CASE(clock_estimate), BM_TEST_CASE(whole_run_records),
 		BM_TEST_CASE(no_selection_is_config_error), BM_TEST_CASE(counters_wrap),
 		BM_TEST_CASE(faults_are_reported), BM_TEST_CASE(changed_setup_fails_its_benchmark),
-		BM_TEST_CASE(setup_each_times_fresh_runs),
+		BM_TEST_CASE(setup_each_times_fresh_runs), BM_TEST_CASE(run_state_is_kept),
 	};
 	return bm_test_main(cases, sizeof cases / sizeof cases[0]);
 }
