@@ -106,27 +106,21 @@ static uint64_t timer_edge(struct bm_timer *timer, uint64_t *cycles)
 }
 
 /* The estimate lies in the kit's memory, which code that runs as the kit does (a .privileged
- * benchmark, a hosted one) can still write: every update of the kit's seals it (a hash and a
- * copy), and every use checks it, putting the copy back over a stray write. A window that found
- * it written is not used (bm_clock_close: -2) and fails its benchmark. */
-static struct bm_clock clk_kept;
-static const struct bm_clock *clk_sealed; /* the estimate kept: a run has one (a test, more) */
+ * benchmark, a hosted one) can still write: every update of the kit's seals it (a hash), and every
+ * use checks it. A window that found it written is not used (bm_clock_close: -2) and fails its
+ * benchmark; the run then ends (bm_run_bench: no later ns figure could be trusted). */
+static const struct bm_clock *clk_sealed; /* the estimate sealed: a run has one (a test, more) */
 static uintptr_t clk_sum;
 
 static void clk_seal(const struct bm_clock *clk)
 {
-	clk_kept = *clk;
 	clk_sealed = clk;
 	clk_sum = bm_guard_hash(clk, sizeof *clk);
 }
 
-int bm_clock_intact(struct bm_clock *clk)
+int bm_clock_intact(const struct bm_clock *clk)
 {
-	if (clk != clk_sealed || bm_guard_hash(clk, sizeof *clk) == clk_sum)
-		return 1;
-	if (bm_guard_hash(&clk_kept, sizeof clk_kept) == clk_sum)
-		*clk = clk_kept;
-	return 0;
+	return clk != clk_sealed || bm_guard_hash(clk, sizeof *clk) == clk_sum;
 }
 
 void bm_clock_init(struct bm_clock *clk)
@@ -138,7 +132,6 @@ void bm_clock_init(struct bm_clock *clk)
 void bm_clock_open(struct bm_clock *clk)
 {
 	struct bm_timer *timer = bm_port_timer();
-	(void)bm_clock_intact(clk); /* (a write between benchmarks is the last one's: bm_run_bench said so) */
 	clk->open = 0;
 	if (timer) {
 		clk->open_ticks = timer_edge(timer, &clk->open_cycles);
@@ -151,11 +144,8 @@ int bm_clock_close(struct bm_clock *clk)
 {
 	struct bm_timer *timer = bm_port_timer();
 	uint64_t cycles;
-	if (!bm_clock_intact(clk)) {
-		clk->open = 0;
-		clk_seal(clk);
+	if (!bm_clock_intact(clk))
 		return -2;
-	}
 	if (!timer || !clk->open)
 		return 0;
 	clk->open = 0;

@@ -202,16 +202,9 @@ static int begin(const struct bm_config *cfg, struct bm_config *eff, struct bm_r
 
 /* The run's own state around each benchmark: its facts but the clock (the read overhead
  * subtracted from every batch; the clock seals itself, bm_clock.c), the configuration in effect and
- * the tallies, hashed, with a copy. Code that runs as the kit does (a .privileged benchmark, a
- * hosted one) could write them and move every later figure; unprivileged code cannot reach them
- * (the kit's memory). */
-static struct {
-	uintptr_t sum;
-	struct bm_run_info run;
-	struct bm_config cfg;
-	struct bm_tally tally;
-} kept;
-
+ * the tallies, hashed. Code that runs as the kit does (a .privileged benchmark, a hosted one) could
+ * write them and move every later figure; unprivileged code cannot reach them (the kit's stack).
+ * No copy to put back (hifive1's RAM): a benchmark that wrote over them ends the run, named. */
 static uintptr_t run_sum(const struct bm_run_info *run, const struct bm_tally *tally)
 {
 	struct bm_run_info r = *run;
@@ -221,42 +214,19 @@ static uintptr_t run_sum(const struct bm_run_info *run, const struct bm_tally *t
 	return h * 31u ^ bm_guard_hash(tally, sizeof *tally);
 }
 
-static void run_keep(const struct bm_run_info *run, const struct bm_tally *tally)
-{
-	kept.run = *run;
-	kept.cfg = *run->cfg;
-	kept.tally = *tally;
-	kept.sum = run_sum(run, tally);
-}
-
-/* 1 when the state is as kept; else the copy is put back (the configuration a run's is written in
- * place: it is the kit's, in bm_run or a served command) and 0. */
-static int run_intact(struct bm_run_info *run, struct bm_tally *tally)
-{
-	if (run_sum(run, tally) == kept.sum)
-		return 1;
-	struct bm_clock clk = run->clk;
-	*run = kept.run;
-	run->clk = clk;
-	*(struct bm_config *)(uintptr_t)run->cfg = kept.cfg;
-	*tally = kept.tally;
-	return 0;
-}
-
 void bm_run_bench(struct bm_run_info *run, const struct bm_bench *b, unsigned index, struct bm_tally *tally)
 {
 	struct bm_bench_result res;
 	bm_report_bench_begin(run, b, index);
 	bm_port_bench_begin(b->name);
-	run_keep(run, tally);
+	uintptr_t sum = run_sum(run, tally);
 	if (bm_run_one(b, run->cfg, &run->oh, &run->clk, &kit, &res) != 0)
 		bm_fatal_abort((const char *const[]){"baremark: benchmark ", b->name, " wrote over the kit's own state "
 		                                      "(its guard words);\n*** no figure of it can be trusted", 0});
-	if (!run_intact(run, tally))
-		bm_verdict_run_state(&res, "wrote over the kit's run state (the read overhead, the configuration, the "
-		                           "tallies) and did not put it back (restored)");
-	if (!bm_clock_intact(&run->clk))
-		bm_verdict_run_state(&res, "wrote over the kit's clock estimate and did not put it back (restored)");
+	if (run_sum(run, tally) != sum || !bm_clock_intact(&run->clk))
+		bm_fatal_abort((const char *const[]){"baremark: benchmark ", b->name, " wrote over the kit's run state (the "
+		                                      "read overhead, the clock estimate, the configuration, the tallies);"
+		                                      "\n*** no later figure could be trusted", 0});
 	tally->by_status[res.status]++;
 	tally->state_dependent += res.status == BM_ST_OK && res.state_reason;
 	tally->body_cycles += res.body_cycles;
@@ -286,26 +256,21 @@ int bm_run_end(struct bm_run_info *run, struct bm_tally *tally, uint64_t start_c
 	return status;
 }
 
-/* The run's own state in the kit's memory, not on this function's stack: where benchmark code runs
- * unprivileged it reaches neither, and a frame of the kit's is one a benchmark's overrun meets
- * first (bm_run_bench seals it for the code that runs as the kit does). */
-static struct bm_config run_cfg;
-static struct bm_run_info run_info;
-static struct bm_tally run_tally;
-static uint64_t run_start_cycles;
-
 int bm_run(const struct bm_config *cfg)
 {
-	int err = begin(cfg, &run_cfg, &run_info, &run_start_cycles);
+	struct bm_config eff;
+	struct bm_run_info run;
+	uint64_t start_cycles;
+	int err = begin(cfg, &eff, &run, &start_cycles);
 	if (err)
 		return err;
 	if (BM_SERVE) /* (a served image runs what the console's commands name: core/serve/) */
-		return bm_serve(cfg, &run_info, run_start_cycles);
-	run_tally = (struct bm_tally){0};
+		return bm_serve(cfg, &run, start_cycles);
+	struct bm_tally tally = {0};
 	unsigned index = 0;
 	for (const struct bm_bench *b = bm_bench_next(0, cfg); b; b = bm_bench_next(b, cfg))
-		bm_run_bench(&run_info, b, ++index, &run_tally);
-	return bm_run_end(&run_info, &run_tally, run_start_cycles);
+		bm_run_bench(&run, b, ++index, &tally);
+	return bm_run_end(&run, &tally, start_cycles);
 }
 
 void bm_main(void (*constructors)(void))

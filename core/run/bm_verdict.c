@@ -84,7 +84,7 @@ static const char *readings_wrong(const struct bm_kit_state *kit, struct bm_cloc
 		       "reading was overwritten (a write past a local array of the body?)";
 	int c = bm_clock_close(clk);
 	if (c == -2)
-		return "wrote over the kit's clock estimate during its samples (put back): no figure";
+		return "wrote over the kit's clock estimate during its samples: no figure";
 	if (c != 0)
 		return "the cycle counter disagreed with the timer by more than a tenth over this "
 		       "benchmark (the counter written or stopped, a software extension's wraps missed "
@@ -92,11 +92,6 @@ static const char *readings_wrong(const struct bm_kit_state *kit, struct bm_cloc
 	return 0;
 }
 
-void bm_verdict_run_state(struct bm_bench_result *res, const char *what)
-{
-	if (res->status == BM_ST_OK || res->status == BM_ST_FAIL)
-		fail(res, BM_ST_FAIL, what);
-}
 
 int bm_verdict_readings(const struct bm_kit_state *kit, struct bm_clock *clk, struct bm_bench_result *res)
 {
