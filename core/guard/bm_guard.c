@@ -128,11 +128,11 @@ int bm_guard_kit_intact(const struct bm_kit_state *k)
 #define LANES 2
 typedef uintptr_t hash_lanes __attribute__((vector_size(LANES * sizeof(uintptr_t)), aligned(sizeof(uintptr_t)), may_alias));
 
-static uintptr_t stats_hash(const struct bm_kit_state *k)
+uintptr_t bm_guard_hash(const void *words, size_t bytes)
 {
 	__asm__ volatile("" : : : "memory"); /* (read the words now, whatever was cached) */
-	const uintptr_t *p = (const uintptr_t *)&k->stats; /* (and the event slots' after it) */
-	const size_t n = (size_t)((const char *)&k->tail - (const char *)&k->stats) / sizeof *p;
+	const uintptr_t *p = (const uintptr_t *)words;
+	const size_t n = bytes / sizeof *p;
 	hash_lanes sum = {0}, x = {0};
 	for (size_t i = 0; i < n / LANES; i++) {
 		hash_lanes w = ((const hash_lanes *)p)[i];
@@ -149,6 +149,12 @@ static uintptr_t stats_hash(const struct bm_kit_state *k)
 		y ^= p[i];
 	}
 	return s ^ (y * (uintptr_t)0x9e3779b97f4a7c15ull);
+}
+
+/* (the event slots' statistics follow stats, up to the tail guard) */
+static uintptr_t stats_hash(const struct bm_kit_state *k)
+{
+	return bm_guard_hash(&k->stats, (size_t)((const char *)&k->tail - (const char *)&k->stats));
 }
 
 void bm_guard_stats_seal(struct bm_kit_state *k)

@@ -60,6 +60,9 @@ int bm_guard_kit_intact(const struct bm_kit_state *k);
  * a stray write between the guard words would otherwise be reported as the benchmark's figures. */
 void bm_guard_stats_seal(struct bm_kit_state *k);
 int bm_guard_stats_sealed(const struct bm_kit_state *k);
+/* A detector of stray writes over `bytes` of words (whole words only): the same hash as the
+ * statistics' seal, for the run's own state (bm_run.c, bm_clock.c). */
+uintptr_t bm_guard_hash(const void *words, size_t bytes);
 
 /* ---- the stacks (bm_guard.c) ----
  * user 0: the kit's stack (bm_rt_stack), where privileged benchmarks and every benchmark of an

@@ -7,6 +7,7 @@
 #include "bm/build_info.h"
 #include "bm/wide.h"
 #include "bm_board.h"
+#include "guard/guard.h"
 #include "run/run.h"
 
 /* Probes of the empty batch at boot, the first 16 only warming: the minimum is what is
@@ -104,6 +105,30 @@ static uint64_t timer_edge(struct bm_timer *timer, uint64_t *cycles)
 	return t1;
 }
 
+/* The estimate lies in the kit's memory, which code that runs as the kit does (a .privileged
+ * benchmark, a hosted one) can still write: every update of the kit's seals it (a hash), and every
+ * use checks it. A window that found it written is not used (bm_clock_close: -2) and fails its
+ * benchmark; the run then ends (bm_run_bench: no later ns figure could be trusted). */
+static const struct bm_clock *clk_sealed; /* the estimate sealed: a run has one (a test, more) */
+static uintptr_t clk_sum;
+
+static void clk_seal(const struct bm_clock *clk)
+{
+	clk_sealed = clk;
+	clk_sum = bm_guard_hash(clk, sizeof *clk);
+}
+
+int bm_clock_intact(const struct bm_clock *clk)
+{
+	return clk != clk_sealed || bm_guard_hash(clk, sizeof *clk) == clk_sum;
+}
+
+void bm_clock_init(struct bm_clock *clk)
+{
+	*clk = (struct bm_clock){0};
+	clk_seal(clk);
+}
+
 void bm_clock_open(struct bm_clock *clk)
 {
 	struct bm_timer *timer = bm_port_timer();
@@ -112,15 +137,19 @@ void bm_clock_open(struct bm_clock *clk)
 		clk->open_ticks = timer_edge(timer, &clk->open_cycles);
 		clk->open = clk->open_cycles != 0;
 	}
+	clk_seal(clk);
 }
 
 int bm_clock_close(struct bm_clock *clk)
 {
 	struct bm_timer *timer = bm_port_timer();
 	uint64_t cycles;
+	if (!bm_clock_intact(clk))
+		return -2;
 	if (!timer || !clk->open)
 		return 0;
 	clk->open = 0;
+	clk_seal(clk);
 	uint64_t ticks = timer_edge(timer, &cycles) - clk->open_ticks, dc = cycles - clk->open_cycles;
 	/* No window lasts 2^63 cycles: the counter was set back during it (the counter-wrap self-test
 	 * does so in verify; a benchmark may in its batches): left out, or it would be the clock. */
@@ -140,6 +169,7 @@ int bm_clock_close(struct bm_clock *clk)
 	clk->window_ticks += ticks;
 	clk->window_cycles += dc;
 	clk->cycle_hz = bm_muldiv64(clk->window_cycles, timer->hz, clk->window_ticks);
+	clk_seal(clk);
 	return 0;
 }
 

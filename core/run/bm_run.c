@@ -193,10 +193,25 @@ static int begin(const struct bm_config *cfg, struct bm_config *eff, struct bm_r
 	*eff = *cfg; /* with the calibration target this machine needs */
 	/* (names shorter than the column's title still leave the title its width) */
 	*run = (struct bm_run_info){.cfg = eff, .ai = arch_get_info(), .name_width = sizeof "benchmark" - 1};
+	bm_clock_init(&run->clk);
 	int err = prepare(cfg, eff, run);
 	if (!err)
 		bm_guard_kit_init(&kit);
 	return err;
+}
+
+/* The run's own state around each benchmark: its facts but the clock (the read overhead
+ * subtracted from every batch; the clock seals itself, bm_clock.c), the configuration in effect and
+ * the tallies, hashed. Code that runs as the kit does (a .privileged benchmark, a hosted one) could
+ * write them and move every later figure; unprivileged code cannot reach them (the kit's stack).
+ * No copy to put back (hifive1's RAM): a benchmark that wrote over them ends the run, named. */
+static uintptr_t run_sum(const struct bm_run_info *run, const struct bm_tally *tally)
+{
+	struct bm_run_info r = *run;
+	r.clk = (struct bm_clock){0};
+	uintptr_t h = bm_guard_hash(&r, sizeof r);
+	h = h * 31u ^ bm_guard_hash(run->cfg, sizeof *run->cfg);
+	return h * 31u ^ bm_guard_hash(tally, sizeof *tally);
 }
 
 void bm_run_bench(struct bm_run_info *run, const struct bm_bench *b, unsigned index, struct bm_tally *tally)
@@ -204,9 +219,14 @@ void bm_run_bench(struct bm_run_info *run, const struct bm_bench *b, unsigned in
 	struct bm_bench_result res;
 	bm_report_bench_begin(run, b, index);
 	bm_port_bench_begin(b->name);
+	uintptr_t sum = run_sum(run, tally);
 	if (bm_run_one(b, run->cfg, &run->oh, &run->clk, &kit, &res) != 0)
 		bm_fatal_abort((const char *const[]){"baremark: benchmark ", b->name, " wrote over the kit's own state "
 		                                      "(its guard words);\n*** no figure of it can be trusted", 0});
+	if (run_sum(run, tally) != sum || !bm_clock_intact(&run->clk))
+		bm_fatal_abort((const char *const[]){"baremark: benchmark ", b->name, " wrote over the kit's run state (the "
+		                                      "read overhead, the clock estimate, the configuration, the tallies);"
+		                                      "\n*** no later figure could be trusted", 0});
 	tally->by_status[res.status]++;
 	tally->state_dependent += res.status == BM_ST_OK && res.state_reason;
 	tally->body_cycles += res.body_cycles;

@@ -82,12 +82,16 @@ static const char *readings_wrong(const struct bm_kit_state *kit, struct bm_cloc
 	if (bm_stats_max(&kit->stats) > bm_cycles_now() - res->start_cycles)
 		return "a timed batch read more cycles than the benchmark had run: its first counter "
 		       "reading was overwritten (a write past a local array of the body?)";
-	if (bm_clock_close(clk) != 0)
+	int c = bm_clock_close(clk);
+	if (c == -2)
+		return "wrote over the kit's clock estimate during its samples: no figure";
+	if (c != 0)
 		return "the cycle counter disagreed with the timer by more than a tenth over this "
 		       "benchmark (the counter written or stopped, a software extension's wraps missed "
 		       "with interrupts masked, or the core slept or changed clock): no figure";
 	return 0;
 }
+
 
 int bm_verdict_readings(const struct bm_kit_state *kit, struct bm_clock *clk, struct bm_bench_result *res)
 {

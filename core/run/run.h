@@ -60,6 +60,11 @@ struct bm_clock {
 void bm_clock_open(struct bm_clock *clk);
 int bm_clock_close(struct bm_clock *clk);
 void bm_clock_spin(struct bm_clock *clk, uint32_t ms);
+/* The estimate is sealed at each of the kit's updates (bm_clock_init first): bm_clock_intact says
+ * whether it still holds what the kit last wrote; bm_clock_close returns -2, the window left out,
+ * when it was written during the benchmark. */
+void bm_clock_init(struct bm_clock *clk);
+int bm_clock_intact(const struct bm_clock *clk);
 /* The cycle counter's resolution in instructions under -icount (bm_run_info.tick_insns). */
 uint32_t bm_clock_tick_insns(const struct arch_info *ai);
 
@@ -164,6 +169,7 @@ int bm_verdict_stats(const struct bm_kit_state *kit, uint32_t samples, const str
  * figures (the counter went backwards, a batch read longer than the benchmark ran, the counter
  * disagreed with the timer: this closes the clock's window), else 0. */
 int bm_verdict_readings(const struct bm_kit_state *kit, struct bm_clock *clk, struct bm_bench_result *res);
+
 /* A fault or the watchdog ended the benchmark: the fault kept in res, and timeout, stack overflow
  * or trap. */
 void bm_verdict_fault(struct bm_bench_result *res, const struct bm_fault *f);

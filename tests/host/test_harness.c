@@ -3,12 +3,16 @@
  * calibration by doubling, warm-up termination, the verify/setup failure paths (FAIL, never a
  * number), the clock estimate, and a whole bm_run() whose records are parsed back. */
 #include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
 #include <string.h>
 
 #include "bm/port.h"
 #include "bm/crc32.h"
 #include "bm/out.h"
+#include "report/report.h"
 #include "run/run.h"
+#include "serve/serve.h"
 #include "bm_test.h"
 #include "fake_platform.h"
 
@@ -224,6 +228,21 @@ static int reads_pattern(void)
 }
 BM_SCRATCH(reads_unwritten_scratch, 32);
 BM_BENCHMARK(reads_unwritten_scratch, reads_pattern, .setup = unwritten_setup, .max_iters = 1) {}
+
+/* Pass, and their teardowns write over the run's own state, as code that runs as the kit does
+ * could (the pointers are set by run_state_is_kept): the read overhead, and the clock estimate. */
+static struct bm_overhead *poke_oh;
+static struct bm_clock *poke_clk;
+static void overhead_poke(void)
+{
+	poke_oh->cycles += 100;
+}
+static void clock_poke(void)
+{
+	poke_clk->cycle_hz *= 2;
+}
+BM_BENCHMARK(writes_overhead, ok_verify, .teardown = overhead_poke, .max_iters = 1) {}
+BM_BENCHMARK(writes_clock, ok_verify, .teardown = clock_poke, .max_iters = 1) {}
 
 /* Passes, and its teardown leaves the kit's set-up changed: the arch's, then the console's. */
 static void changes_vector(void)
@@ -719,6 +738,62 @@ static void whole_run_records(void)
 	BM_CHECK_EQ_U64(braces, records);
 }
 
+/* A benchmark that wrote over the run's overhead or its clock estimate ends the run, named (every
+ * later figure would have moved): in a forked run, whose console and exit status come back. */
+static int run_poked(const char *name, char *out, size_t size)
+{
+	int fd[2];
+	if (pipe(fd) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fd[0]);
+		struct bm_config cfg;
+		bm_config_defaults(&cfg);
+		cfg.samples = 20;
+		struct bm_run_info run = {.cfg = &cfg, .ai = arch_get_info(), .n = 1, .name_width = 16};
+		bm_clock_init(&run.clk);
+		bm_measure_overhead(&run.oh);
+		bm_clock_spin(&run.clk, 1);
+		struct bm_tally tally = {0};
+		poke_oh = &run.oh;
+		poke_clk = &run.clk;
+		fake_console_len = 0;
+		fake_exit_fd = fd[1];
+		bm_run_bench(&run, find(name), 1, &tally);
+		_exit(99); /* (not aborted) */
+	}
+	close(fd[1]);
+	size_t got = 0;
+	for (ssize_t n; got + 1 < size && (n = read(fd[0], out + got, size - 1 - got)) > 0;)
+		got += (size_t)n;
+	out[got] = '\0';
+	close(fd[0]);
+	int status;
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void run_state_is_kept(void)
+{
+	struct bm_config cfg;
+	bm_config_defaults(&cfg);
+	cfg.samples = 20;
+	const char *names[] = {"work100", NULL};
+	cfg.select = select_prefix;
+	cfg.select_ctx = names;
+	fake_reset();
+	BM_CHECK_EQ_U64(bm_run(&cfg), BM_EXIT_PASS); /* (the kit's state set up, as in any run) */
+	static char out[1 << 16];
+	BM_CHECK_EQ_U64(run_poked("writes_overhead", out, sizeof out), BM_EXIT_TRAP);
+	BM_CHECK(strstr(out, "*** baremark: benchmark writes_overhead wrote over the kit's run state") != NULL);
+	BM_CHECK_EQ_U64(run_poked("writes_clock", out, sizeof out), BM_EXIT_TRAP);
+	BM_CHECK(strstr(out, "*** baremark: benchmark writes_clock wrote over the kit's run state") != NULL);
+	BM_CHECK(strstr(out, "\"name\":\"writes_clock\",\"status\":\"fail\",\"reason\":\"wrote over the kit's clock "
+	                     "estimate") == NULL); /* (the teardown wrote it after the window: found after it) */
+	BM_CHECK_EQ_U64(run_poked("work100", out, sizeof out), 99);
+}
+
 static void no_selection_is_config_error(void)
 {
 	fake_reset();
@@ -740,7 +815,7 @@ int main(void)
 		BM_TEST_CASE(clock_estimate), BM_TEST_CASE(whole_run_records),
 		BM_TEST_CASE(no_selection_is_config_error), BM_TEST_CASE(counters_wrap),
 		BM_TEST_CASE(faults_are_reported), BM_TEST_CASE(changed_setup_fails_its_benchmark),
-		BM_TEST_CASE(setup_each_times_fresh_runs),
+		BM_TEST_CASE(setup_each_times_fresh_runs), BM_TEST_CASE(run_state_is_kept),
 	};
 	return bm_test_main(cases, sizeof cases / sizeof cases[0]);
 }

@@ -7,6 +7,8 @@
 extern char fake_console[];
 extern size_t fake_console_len;
 extern int fake_exit_status;
+/* >= 0: the exit device writes the console there and ends the process (a test's forked run) */
+extern int fake_exit_fd;
 extern uint64_t fake_counter_written;
 extern int fake_bench_begins, fake_bench_ends;
 /* What the console's getc gives a served loop (core/serve), byte by byte, then -1. */
