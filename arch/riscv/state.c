@@ -77,17 +77,18 @@ static const struct bm_state_reg regs[] = {
 	CSR("the counters' enables for lower modes (mcounteren)", R_MCOUNTEREN, ALL),
 	CSR("U-mode's memory (PMP entries 4-7)", R_PMP, ALL),
 /* (the event slots' selectors: only where the kit counts events, BM_EVENTS) */
+#define HPM(n) CSR("the hpm counters' events (mhpmevent" #n ")", R_HPMEVENT##n, ALL),
 #if BM_EVENT_SLOTS > 0
-	CSR("the hpm counters' events (mhpmevent3)", R_HPMEVENT3, ALL),
+	HPM(3)
 #endif
 #if BM_EVENT_SLOTS > 1
-	CSR("the hpm counters' events (mhpmevent4)", R_HPMEVENT4, ALL),
+	HPM(4)
 #endif
 #if BM_EVENT_SLOTS > 2
-	CSR("the hpm counters' events (mhpmevent5)", R_HPMEVENT5, ALL),
+	HPM(5)
 #endif
 #if BM_EVENT_SLOTS > 3
-	CSR("the hpm counters' events (mhpmevent6)", R_HPMEVENT6, ALL),
+	HPM(6)
 #endif
 };
 

@@ -20,6 +20,19 @@ static int always_right(void)
 	return 0;
 }
 
+/* A benchmark whose teardown leaves a piece of the kit's set-up changed (`change`), and that passes
+ * otherwise: the kit must fail it, named by what it changed, and put that back before the next
+ * benchmark (its _victim, judged on its own). */
+#define LEAVES_CHANGED(name, change, priv)                                                                  \
+	static void name##_teardown(void)                                                                   \
+	{                                                                                                   \
+		change;                                                                                     \
+	}                                                                                                   \
+	BM_BENCHMARK(name, always_right, .teardown = name##_teardown, .max_iters = 1, .privileged = priv) \
+	{                                                                                                   \
+		bm_clobber_memory();                                                                        \
+	}
+
 /* A trap in setup, before anything is timed. */
 static int trap_setup(void)
 {
@@ -75,10 +88,7 @@ static void stdout_close_teardown(void)
 	close(STDOUT_FILENO);
 }
 
-BM_BENCHMARK(fault_os_sigalrm_ignored, always_right, .teardown = sigalrm_ignore_teardown, .max_iters = 1)
-{
-	bm_clobber_memory();
-}
+LEAVES_CHANGED(fault_os_sigalrm_ignored, sigalrm_ignore_teardown(), 0)
 
 BM_BENCHMARK(fault_os_sigalrm_ignored_victim, always_right, .timeout_ms = 200)
 {
@@ -86,10 +96,7 @@ BM_BENCHMARK(fault_os_sigalrm_ignored_victim, always_right, .timeout_ms = 200)
 		bm_clobber_memory();
 }
 
-BM_BENCHMARK(fault_os_sigalrm_blocked, always_right, .teardown = sigalrm_block_teardown, .max_iters = 1)
-{
-	bm_clobber_memory();
-}
+LEAVES_CHANGED(fault_os_sigalrm_blocked, sigalrm_block_teardown(), 0)
 
 BM_BENCHMARK(fault_os_sigalrm_blocked_victim, always_right, .timeout_ms = 200)
 {
@@ -97,20 +104,14 @@ BM_BENCHMARK(fault_os_sigalrm_blocked_victim, always_right, .timeout_ms = 200)
 		bm_clobber_memory();
 }
 
-BM_BENCHMARK(fault_os_sigsegv_reset, always_right, .teardown = sigsegv_reset_teardown, .max_iters = 1)
-{
-	bm_clobber_memory();
-}
+LEAVES_CHANGED(fault_os_sigsegv_reset, sigsegv_reset_teardown(), 0)
 
 BM_BENCHMARK(fault_os_sigsegv_reset_victim, never_right, .max_iters = 1)
 {
 	*(volatile int *)(uintptr_t)bm_seed(16) = 1;
 }
 
-BM_BENCHMARK(fault_os_stdout_closed, always_right, .teardown = stdout_close_teardown, .max_iters = 1)
-{
-	bm_clobber_memory();
-}
+LEAVES_CHANGED(fault_os_stdout_closed, stdout_close_teardown(), 0)
 
 BM_BENCHMARK(fault_os_stdout_closed_victim, always_right, .max_iters = 1)
 {
@@ -390,15 +391,7 @@ BM_BENCHMARK(fault_fp_round_victim, third_right)
 /* A teardown that stops the PMU's counters counting where benchmarks run (EL0) and passes: it
  * fails, named by the filter it changed, and the kit puts it back, so the benchmark after it is
  * measured (with the filter left, its batches counted nothing: a failure of the wrong one). */
-static void pmu_filter_teardown(void)
-{
-	arch_test_pmu_filter();
-}
-
-BM_BENCHMARK(fault_pmu_filter, always_right, .teardown = pmu_filter_teardown, .max_iters = 1)
-{
-	bm_clobber_memory();
-}
+LEAVES_CHANGED(fault_pmu_filter, arch_test_pmu_filter(), 0)
 
 BM_BENCHMARK(fault_pmu_filter_victim, always_right)
 {
@@ -412,15 +405,7 @@ BM_BENCHMARK(fault_pmu_filter_victim, always_right)
 
 /* A teardown that zeroes the thread pointer and passes: it fails, named by that, and the kit puts
  * it back, so the benchmark after it, which sets errno every iteration, is ok (it trapped). */
-static void tls_base_teardown(void)
-{
-	arch_test_tls_base_clear();
-}
-
-BM_BENCHMARK(fault_tls_base, always_right, .teardown = tls_base_teardown, .max_iters = 1)
-{
-	bm_clobber_memory();
-}
+LEAVES_CHANGED(fault_tls_base, arch_test_tls_base_clear(), 0)
 
 static int errno_right(void)
 {
@@ -437,16 +422,7 @@ BM_BENCHMARK(fault_tls_base_victim, errno_right)
 /* A privileged teardown that leaves the direction flag set and passes: it fails, named by it, and
  * the kit clears it, so the benchmark after it, which copies memory, is right (the kit's own copies
  * ran backwards: the console garbled and the run hung). */
-static void direction_down_teardown(void)
-{
-	arch_test_direction_down();
-}
-
-BM_BENCHMARK(fault_direction_flag, always_right, .teardown = direction_down_teardown, .max_iters = 1,
-             .privileged = 1)
-{
-	bm_clobber_memory();
-}
+LEAVES_CHANGED(fault_direction_flag, arch_test_direction_down(), 1)
 
 static char copy_src[64] = "the kit clears the direction flag before the next benchmark runs", copy_dst[64];
 
@@ -469,15 +445,7 @@ BM_BENCHMARK(fault_direction_flag_victim, copy_right)
 /* A privileged teardown that raises the interrupt priority above the watchdog's and passes: it
  * fails, named by it, and the kit lowers it, so the hang after it is ended by the watchdog (it
  * never ended). */
-static void irq_priority_teardown(void)
-{
-	arch_test_irq_priority_raise();
-}
-
-BM_BENCHMARK(fault_irq_priority, always_right, .teardown = irq_priority_teardown, .max_iters = 1, .privileged = 1)
-{
-	bm_clobber_memory();
-}
+LEAVES_CHANGED(fault_irq_priority, arch_test_irq_priority_raise(), 1)
 
 BM_BENCHMARK(fault_irq_priority_victim, always_right, .timeout_ms = 200)
 {
@@ -490,15 +458,7 @@ BM_BENCHMARK(fault_irq_priority_victim, always_right, .timeout_ms = 200)
 /* A privileged teardown that opens the kit's memory to U-mode and passes: it fails, named by the
  * PMP entry it changed, and the kit puts its entries back, so the benchmark after it, which
  * stores into the kit's variables from U-mode, is a trap (prevented), not a write that went through. */
-static void pmp_open_teardown(void)
-{
-	arch_test_pmp_open();
-}
-
-BM_BENCHMARK(fault_pmp_open, always_right, .teardown = pmp_open_teardown, .max_iters = 1, .privileged = 1)
-{
-	bm_clobber_memory();
-}
+LEAVES_CHANGED(fault_pmp_open, arch_test_pmp_open(), 1)
 
 BM_BENCHMARK(fault_pmp_open_victim, always_right, .max_iters = 1)
 {
