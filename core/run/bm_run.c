@@ -157,6 +157,9 @@ static int prepare(const struct bm_config *cfg, struct bm_config *eff, struct bm
 		return BM_EXIT_CONFIG;
 	}
 	bm_measure_overhead(&run->oh);
+#if ARCH_USER_SNAP_TRAPS
+	bm_measure_overhead_user(&run->oh_user);
+#endif
 	run->tick_insns = bm_clock_tick_insns(run->ai);
 	if (cfg->min_batch_ns) /* a batch size in time needs the clock before the first benchmark */
 		bm_clock_spin(&run->clk, 1);
@@ -174,6 +177,18 @@ static int prepare(const struct bm_config *cfg, struct bm_config *eff, struct bm
 		return BM_EXIT_CONFIG;
 	}
 	return 0;
+}
+
+/* The read overhead of the path b's batches read the counters on (bm/port.h, ARCH_USER_SNAP_TRAPS). */
+static inline const struct bm_overhead *overhead_of(const struct bm_run_info *run, const struct bm_bench *b)
+{
+#if ARCH_USER_SNAP_TRAPS
+	if (bm_bench_isolated(b))
+		return &run->oh_user;
+#else
+	(void)b;
+#endif
+	return &run->oh;
 }
 
 int bm_run(const struct bm_config *cfg)
@@ -194,7 +209,7 @@ int bm_run(const struct bm_config *cfg)
 		struct bm_bench_result res;
 		bm_report_bench_begin(&run, b, ++index);
 		bm_port_bench_begin(b->name);
-		if (bm_run_one(b, &eff, &run.oh, &run.clk, &kit, &res) != 0)
+		if (bm_run_one(b, &eff, overhead_of(&run, b), &run.clk, &kit, &res) != 0)
 			bm_fatal_abort((const char *const[]){"baremark: benchmark ", b->name, " wrote over the kit's own state "
 			                                      "(its guard words);\n*** no figure of it can be trusted", 0});
 		tally.by_status[res.status]++;
