@@ -16,7 +16,7 @@
 
 static char guard_buf[224];
 #if ARCH_USER_ISOLATED
-static char user_buf[256];
+static char user_buf[320];
 /* The end of RAM (linker/common.ld: the free RAM after the scratch runs to it). */
 extern char __bm_scratch_end[], __ram_free[];
 #define RAM_END ((uintptr_t)__bm_scratch_end + (uintptr_t)__ram_free)
@@ -109,6 +109,16 @@ static uint32_t mpu_region(uint32_t region, uintptr_t base, uintptr_t len, uint3
 }
 
 #if ARCH_USER_ISOLATED
+/* Appends "region first" or "regions first-last" at p. */
+static char *append_regions(char *p, uint32_t first, uint32_t last)
+{
+	p = bm_append_str(p, first == last ? "region " : "regions ");
+	p = bm_append_u64(p, first);
+	if (first == last)
+		return p;
+	return bm_append_u64(bm_append_str(p, "-"), last);
+}
+
 /* PMSAv7 regions from `region` on over exactly [lo, hi) (multiples of 32 bytes): each a power of
  * two aligned to its size with a run of its eight subregions on (a region of 256 bytes or more
  * has them), at each step the one that reaches furthest. Returns the next region, or end + 1
@@ -156,12 +166,10 @@ static int user_regions(uint32_t regions)
 		return 0;
 	char *p = bm_append_str(user_buf, "unprivileged Thread mode on PSP, on their own stack ");
 	p = append_range(p, ulo, uhi);
-	p = bm_append_str(p, "; MPU regions 0-");
-	p = bm_append_u64(p, kit - 1);
-	p = bm_append_str(p, " RAM read/write, ");
-	p = bm_append_u64(p, kit);
-	p = bm_append_str(p, "-");
-	p = bm_append_u64(p, r - 1);
+	p = append_regions(bm_append_str(p, "; MPU "), 0, kit - 1);
+	p = bm_append_str(p, " RAM ");
+	p = append_range(p, ram, RAM_END);
+	p = append_regions(bm_append_str(p, " read/write, "), kit, r - 1);
 	p = bm_append_str(p, " privileged only: the kit's ");
 	p = append_range(p, ram, ulo);
 	p = bm_append_str(p, " and ");
