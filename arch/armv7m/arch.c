@@ -255,12 +255,14 @@ void arch_init(void)
 	stack_guard();
 	add_fact("stack_guard", guard_buf);
 #if ARCH_USER_ISOLATED
-	add_fact("benchmarks", user_buf[0] ? user_buf : "unprivileged Thread mode on PSP, on their own stack; not isolated (no MPU)");
+	add_fact("benchmarks", user_buf[0] ? user_buf
+	                                   : "unprivileged Thread mode on PSP, on their own stack; detection only, not "
+	                                     "isolated (no MPU): the kit's memory is theirs to write");
 #else
 	/* (a core without an MPU, ARMv6-M's here: the kit's memory is theirs to write) */
-	add_fact("benchmarks", "privileged Thread mode on the kit's stack, not isolated (no MPU): a write into the kit's "
-	                       "memory is detected (guard words, the band above their frames, the checks after each "
-	                       "benchmark), not prevented");
+	add_fact("benchmarks", "privileged Thread mode on the kit's stack; detection only, not isolated (ARMv6-M, no MPU): "
+	                       "a write into the kit's memory is detected (guard words, the band above their frames, the "
+	                       "checks after each benchmark), not prevented");
 #endif
 }
 
