@@ -109,8 +109,8 @@ struct arch_user_ctx {
 };
 extern struct arch_user_ctx arch_user_ctx;
 
-/* The SVCs of benchmark code but its readings (usermode.c), from arch_exception: the EXC_RETURN
- * to leave with, or 0 when it is not one of the kit's (a fault). */
+/* The SVCs of benchmark code but its readings and the end of its call (usermode.c: the kit's services),
+ * from arch_exception: the EXC_RETURN to leave with, or 0 when it is not one of the kit's (a fault). */
 uint32_t arch_svc(uint32_t exc_return, uint32_t psp);
 
 /* From a handler, before it returns to the kit's code in Thread mode (the end of a call, trap

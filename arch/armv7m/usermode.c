@@ -73,12 +73,30 @@ __asm__(".syntax unified\n"
         ".ltorg\n"
         ".text\n");
 
-/* The SVC vector (start.S): a reading (ARCH_SVC_SNAP, the snapshots of benchmark code) is taken
- * here, on MSP, in as few instructions as the reading allows, its two words written into the
- * caller's r0 and r1 in the exception frame; every other SVC goes the common way (arch_exception,
- * then arch_svc below). The SVC comes from Thread mode, which runs on PSP. Under -icount what lies
- * between the counter's load and the return (and between the SVC and the load) is in every timed
- * window: the overhead core measures on this path (ARCH_USER_SNAP_TRAPS) takes it out again. */
+#if defined(__ARM_FP)
+_Static_assert(FPU_FPCCR == 0xE000EF34u && FPU_FPCCR_LSPACT == 1u, "FPCCR (the asm below)");
+#define DROP_LAZY_FP "movw r0, #0xef34\n\tmovt r0, #0xe000\n\tldr r1, [r0]\n\tbic r1, r1, #1\n\tstr r1, [r0]\n\t"
+#else
+#define DROP_LAZY_FP
+#endif
+_Static_assert(CONTROL_NPRIV == 1u && XPSR_T == 0x01000000u &&
+               (EXC_RETURN_THREAD | EXC_RETURN_SPSEL | EXC_RETURN_BASIC_FRAME) == 0x1cu,
+               "CONTROL, xPSR, EXC_RETURN (the asm below)");
+
+/* The SVC vector (start.S). Two SVCs of benchmark code take a short way, in asm, on MSP:
+ * - a reading (ARCH_SVC_SNAP, the snapshots of benchmark code): in as few instructions as the
+ *   reading allows, its two words written into the caller's r0 and r1 in the exception frame.
+ *   Under -icount what lies between the counter's load and the return (and between the SVC and
+ *   the load) is in every timed window: the overhead core measures on this path
+ *   (ARCH_USER_SNAP_TRAPS) takes it out again.
+ * - the end of a call (ARCH_SVC_RETURN, arch_user_exit), once per call into benchmark code: only
+ *   while a call is in progress (arch_user_ctx.sp non-zero) and from PSP; a fresh exception frame
+ *   on the kit's stack, just below where arch_user_call left it, returns to arch_user_resume with
+ *   the result in r0, in privileged Thread mode (nPRIV cleared, a lazy FP save of the benchmark's
+ *   frame dropped).
+ * Every other SVC goes the common way (arch_exception, then arch_svc below). Benchmark code runs
+ * in Thread mode on PSP, where its frame is; its pc there was checked by the exception's entry,
+ * which fetched the SVC. */
 __asm__(".syntax unified\n"
         ".section .text.arch_svc_entry, \"ax\", %progbits\n"
         ".thumb\n"
@@ -90,31 +108,38 @@ __asm__(".syntax unified\n"
         "ldr r3, [r2, #24]\n\t" /* the stacked pc: after the SVC */
         "ldrb r3, [r3, #-2]\n\t" /* its immediate */
         "cmp r3, #" ARCH_SVC_STR(ARCH_SVC_SNAP) "\n\t"
-        "bne.w arch_exception_entry\n\t"
+        "bne 7f\n\t" /* (the reading's own labels are 1-4 and 9) */
         "push {r4, lr}\n\t" ARCH_COUNTER_SEQ("r4", "r0", "r1", "r2", "r3", "r12")
         "mrs r2, psp\n\t"
         "strd r0, r1, [r2]\n\t"
         "pop {r4, pc}\n"
+        "7:\n\t"
+        "cmp r3, #" ARCH_SVC_STR(ARCH_SVC_RETURN) "\n\t"
+        "bne.w arch_exception_entry\n\t"
+        "tst lr, #4\n\t" /* EXC_RETURN_SPSEL: from PSP */
+        "beq.w arch_exception_entry\n\t"
+        "ldr r3, =arch_user_ctx\n\t"
+        "ldr r12, [r3, #36]\n\t" /* the kit's sp; 0: no call in progress */
+        "cmp r12, #0\n\t"
+        "beq.w arch_exception_entry\n\t"
+        "movs r0, #0\n\t"
+        "str r0, [r3, #36]\n\t"
+        "ldr r0, [r2]\n\t" /* the function's result */
+        "sub r12, r12, #32\n\t" /* the frame: r0, (r1-r3, r12, lr unused), pc, xPSR */
+        "str r0, [r12]\n\t"
+        "ldr r0, =arch_user_resume\n\t"
+        "bic r0, r0, #1\n\t"
+        "mov r1, #0x01000000\n\t"
+        "strd r0, r1, [r12, #24]\n\t" DROP_LAZY_FP
+        "mrs r0, control\n\t"
+        "bic r0, r0, #1\n\t"
+        "msr control, r0\n\t"
+        "msr psp, r12\n\t"
+        "isb\n\t"
+        "orr lr, lr, #0x1c\n\t"
+        "bx lr\n\t"
+        ".ltorg\n"
         ".text\n");
-
-/* The end of a call into benchmark code: a fresh exception frame on the kit's stack, just below
- * where arch_user_call left it, returns to arch_user_resume with the result in r0, in privileged
- * Thread mode (nPRIV cleared, a lazy FP save of the benchmark's frame dropped). */
-static uint32_t resume(uint32_t exc_return, uint32_t result)
-{
-	extern char arch_user_resume[];
-	struct frame *fr = (struct frame *)(uintptr_t)arch_user_ctx.sp - 1;
-	arch_user_ctx.sp = 0;
-	*fr = (struct frame){
-		.r0 = result,
-		.lr = 0xffffffffu, /* (never used: arch_user_resume returns through its saved lr) */
-		.pc = (uint32_t)(uintptr_t)arch_user_resume & ~1u,
-		.xpsr = XPSR_T,
-	};
-	arch_kit_privilege();
-	__asm__ volatile("msr psp, %0\n\tisb" : : "r"(fr) : "memory");
-	return exc_return | EXC_RETURN_THREAD | EXC_RETURN_SPSEL | EXC_RETURN_BASIC_FRAME;
-}
 
 uint32_t arch_svc(uint32_t exc_return, uint32_t psp)
 {
@@ -127,14 +152,9 @@ uint32_t arch_svc(uint32_t exc_return, uint32_t psp)
 	struct frame *fr = (struct frame *)(uintptr_t)psp;
 	if (!pc_in_code(fr->pc - 2))
 		return 0;
-	switch (*(const volatile uint8_t *)(uintptr_t)(fr->pc - 2)) {
-	case ARCH_SVC_KIT:
-		fr->r0 = (uint32_t)bm_kit_service(fr->r0, fr->r1, fr->r2);
-		return exc_return;
-	case ARCH_SVC_RETURN:
-		return resume(exc_return, fr->r0);
-	default:
+	if (*(const volatile uint8_t *)(uintptr_t)(fr->pc - 2) != ARCH_SVC_KIT)
 		return 0;
-	}
+	fr->r0 = (uint32_t)bm_kit_service(fr->r0, fr->r1, fr->r2);
+	return exc_return;
 }
 #endif
