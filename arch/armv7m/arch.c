@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Cortex-M start-up (ARMv6-M, ARMv7-M, ARMv8-M): probe the core and its counters, start SysTick
  * and check its 64-bit extension across forced wraps, pick the snapshots' source (DWT_CYCCNT,
- * else SysTick extended to 64 bits, else the board timer), and turn on the stack guard
- * (mpu_guard.h). SysTick's extension and watchdog are in systick.c, the exceptions in trap.c. */
+ * else SysTick extended to 64 bits, else the board timer), and turn on the stack guard and, where
+ * benchmark code runs unprivileged, the line between its memory and the kit's (mpu_guard.h).
+ * SysTick's extension and watchdog are in systick.c, the exceptions in trap.c. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -253,6 +254,16 @@ void arch_init(void)
 
 	stack_guard();
 	add_fact("stack_guard", guard_buf);
+#if ARCH_USER_ISOLATED
+	add_fact("benchmarks", user_buf[0] ? user_buf
+	                                   : "unprivileged Thread mode on PSP, on their own stack; detection only, not "
+	                                     "isolated (no MPU): the kit's memory is theirs to write");
+#else
+	/* (a core without an MPU, ARMv6-M's here: the kit's memory is theirs to write) */
+	add_fact("benchmarks", "privileged Thread mode on the kit's stack; detection only, not isolated (ARMv6-M, no MPU): "
+	                       "a write into the kit's memory is detected (guard words, the band above their frames, the "
+	                       "checks after each benchmark), not prevented");
+#endif
 }
 
 const struct arch_info *arch_get_info(void)

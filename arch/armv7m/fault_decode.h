@@ -33,9 +33,9 @@ static char *append(char *p, const char *s)
 static const char *memmanage_cause(uint32_t cfsr)
 {
 	if ((cfsr & CFSR_DACCVIOL) && (cfsr & CFSR_MSTKERR))
-		return "MemManage: data access in an MPU no-access region, and no room to stack the exception frame (stack overflow)";
+		return "MemManage: data access the MPU refuses (no access, or the kit's memory to benchmark code), and no room to stack the exception frame (stack overflow)";
 	if (cfsr & CFSR_MSTKERR)
-		return "MemManage: the exception frame could not be stacked (no-access region: stack overflow)";
+		return "MemManage: the exception frame could not be stacked (a region the MPU refuses: stack overflow)";
 	if (cfsr & CFSR_MUNSTKERR)
 		return "MemManage: the exception frame could not be unstacked";
 	if (cfsr & CFSR_MLSPERR)
@@ -43,7 +43,7 @@ static const char *memmanage_cause(uint32_t cfsr)
 	if (cfsr & CFSR_IACCVIOL)
 		return "MemManage: instruction fetch from a no-access or execute-never region";
 	if (cfsr & CFSR_DACCVIOL)
-		return "MemManage: data access violation (an MPU no-access or read-only region)";
+		return "MemManage: data access violation (an MPU region that refuses it: no access, read-only, or the kit's memory to benchmark code)";
 	return 0;
 }
 

@@ -29,6 +29,7 @@ extern char arch_vectors[], arch_semihost_bkpt[], arch_recover_trampoline[];
 extern char __kit_data_load[];
 extern char __stack_bottom[], __stack_top[], __trap_stack_bottom[], __trap_stack_top[];
 extern char __stack_guard_size[], __flash_origin[], __flash_limit[];
+extern char __user_stack_bottom[], __user_stack_top[], __user_start[];
 
 #define barrier() __asm__ volatile("" : : : "memory")
 
@@ -92,6 +93,39 @@ static inline void irq_unmask_all(void)
 	__asm__ volatile("msr basepri, %0" : : "r"(0u));
 #endif
 	__asm__ volatile("cpsie i" : : : "memory");
+}
+
+/* ---- Benchmark code in unprivileged Thread mode (usermode.c; ARCH_USER_ISOLATED) ---- */
+
+/* What arch_user_call keeps of the kit while benchmark code runs: its callee-saved registers,
+ * its return address and stack pointer (0: no call in progress), its callee-saved FP registers. */
+struct arch_user_ctx {
+	uint32_t r4_r11[8];
+	uint32_t lr;
+	uint32_t sp;
+#if defined(__ARM_FP)
+	uint64_t d8_d15[8];
+#endif
+};
+extern struct arch_user_ctx arch_user_ctx;
+
+/* The SVCs of benchmark code but its readings and the end of its call (usermode.c: the kit's services),
+ * from arch_exception: the EXC_RETURN to leave with, or 0 when it is not one of the kit's (a fault). */
+uint32_t arch_svc(uint32_t exc_return, uint32_t psp);
+
+/* From a handler, before it returns to the kit's code in Thread mode (the end of a call, trap
+ * recovery): Thread mode privileged again (CONTROL.nPRIV cleared), and a lazy FP save pending
+ * for the frame it leaves behind dropped. */
+static inline void arch_kit_privilege(void)
+{
+#if defined(__ARM_FP)
+	REG(FPU_FPCCR) &= ~FPU_FPCCR_LSPACT;
+#endif
+#if ARCH_USER_ISOLATED
+	uint32_t control;
+	__asm__ volatile("mrs %0, control" : "=r"(control));
+	__asm__ volatile("msr control, %0\n\tisb" : : "r"(control & ~CONTROL_NPRIV) : "memory");
+#endif
 }
 
 #endif /* ARCH_ARMV7M_INTERNAL_H */

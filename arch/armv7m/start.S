@@ -17,8 +17,16 @@
 arch_vectors:
 	.word __trap_stack_top		/* 0: initial MSP */
 	.word _start			/* 1: reset */
-	.rept 13			/* 2..14: NMI, HardFault, MemManage, BusFault, UsageFault,
-					 * SecureFault, reserved x3, SVCall, DebugMon, reserved, PendSV */
+	.rept 9				/* 2..10: NMI, HardFault, MemManage, BusFault, UsageFault,
+					 * SecureFault, reserved x3 */
+	.word arch_exception_entry
+	.endr
+#if ARCH_USER_ISOLATED
+	.word arch_svc_entry		/* 11: SVCall (usermode.c: benchmark code's readings) */
+#else
+	.word arch_exception_entry	/* 11: SVCall */
+#endif
+	.rept 3				/* 12..14: DebugMon, reserved, PendSV */
 	.word arch_exception_entry
 	.endr
 	.word arch_exception_entry	/* 15: SysTick (the counter's wrap, the watchdog) */

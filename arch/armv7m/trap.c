@@ -40,6 +40,11 @@ static int frame_readable(uint32_t sp)
 {
 	uintptr_t lo = (uintptr_t)__stack_bottom, hi = (uintptr_t)__stack_top;
 	uintptr_t tlo = (uintptr_t)__trap_stack_bottom, thi = (uintptr_t)__trap_stack_top;
+#if ARCH_USER_ISOLATED
+	uintptr_t ulo = (uintptr_t)__user_stack_bottom, uhi = (uintptr_t)__user_stack_top;
+	if (sp % 4 == 0 && sp >= ulo && sp + sizeof(struct frame) <= uhi)
+		return 1; /* (benchmark code's, on its own stack) */
+#endif
 	return (sp % 4 == 0) && ((sp >= lo && sp + sizeof(struct frame) <= hi) ||
 	                         (sp >= tlo && sp + sizeof(struct frame) <= thi));
 }
@@ -80,8 +85,9 @@ static __attribute__((noreturn)) void report(const struct bm_fault *f, uint32_t 
  * lazy FP save (its frame is gone), the fault status. */
 static uint32_t recover(uint32_t exc_return)
 {
-#if defined(__ARM_FP)
-	REG(FPU_FPCCR) &= ~FPU_FPCCR_LSPACT;
+	arch_kit_privilege();
+#if ARCH_USER_ISOLATED
+	arch_user_ctx.sp = 0; /* (a call into benchmark code ends here, if one was in progress) */
 #endif
 	irq_unmask_all();
 	struct frame *fr = (struct frame *)(recover_stack + sizeof recover_stack / sizeof recover_stack[0]) - 1;
@@ -214,5 +220,10 @@ uint32_t arch_exception(uint32_t exc_return, uint32_t msp, const struct saved_re
 			return exc_return;
 		return timeout(exc_return, sp);
 	}
+#if ARCH_USER_ISOLATED
+	uint32_t r;
+	if (exc == EXC_SVCALL && (r = arch_svc(exc_return, sp)) != 0)
+		return r;
+#endif
 	return other_exception(exc, exc_return, sp, regs);
 }

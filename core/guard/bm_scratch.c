@@ -9,6 +9,7 @@
  * done (bm_scratch_seal), and bm_scratch_intact() checks them after the benchmark, so a write
  * past (or before) an allocation is reported, not measured. Fixed memory, no malloc. */
 #include "bm/bench.h"
+#include "bm/out.h"
 #include "guard/guard.h"
 
 extern uint8_t __bm_scratch_start[], __bm_scratch_end[];
@@ -123,6 +124,10 @@ uintptr_t bm_kit_service(unsigned service, uintptr_t a, uintptr_t b)
 {
 	if (service == BM_KIT_SCRATCH_ALLOC)
 		return (uintptr_t)scratch_alloc(a, b);
+	if (service == BM_KIT_CONSOLE_WRITE) {
+		bm_out_mem((const char *)a, b);
+		return b;
+	}
 	return 0;
 }
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Built when BM_LIBC=newlib (newlib-nano: --specs=nano.specs): names the C library for the meta
  * record, and supplies the system calls newlib's stdio, malloc and abort reach, routed to the
- * board through the port contract: _write to the console (bm_out_char: CR LF on a serial line),
- * _exit to the board's exit device, _sbrk over the RAM the kit leaves free (after the scratch),
- * and the rest as a single process with no files. The core calls none of them; benchmarks may
+ * board through the port contract: _write to the console (the kit's service: CR LF on a serial
+ * line), _exit to the board's exit device, _sbrk over the RAM the kit leaves free (after the
+ * scratch), and the rest as a single process with no files. The core calls none of them; benchmarks may
  * (printf, malloc). No crt0: core/crt/bm_crt.c starts the kit, so newlib's own start-up symbols
  * (__bss_start__, __stack, end) are not needed. */
 #include <errno.h>
@@ -21,10 +21,21 @@ const char bm_libc_name[] = "newlib " _NEWLIB_VERSION " (nano)";
 const char bm_libc_name[] = "newlib " _NEWLIB_VERSION;
 #endif
 
-/* Nothing to set up: newlib-nano keeps its state in a static struct _reent (.data/.bss), and
- * its stdio opens on first use. */
+/* The heap: the free RAM after the scratch, up to the end of RAM (linker/common.ld: __ram_free is
+ * its size, an absolute symbol). Its break is kept in its own first word, in the benchmarks'
+ * memory as newlib's own state is: benchmark code that runs unprivileged (bm/port.h,
+ * ARCH_USER_ISOLATED) grows it itself, as the kit's code would. */
+extern char __bm_scratch_end[], __ram_free[];
+#define HEAP_BREAK ((volatile uintptr_t *)(((uintptr_t)__bm_scratch_end + 7) & ~(uintptr_t)7))
+#define HEAP_START ((uintptr_t)(HEAP_BREAK + 1))
+#define HEAP_LIMIT ((uintptr_t)__bm_scratch_end + (uintptr_t)__ram_free)
+
+/* newlib-nano keeps its state in a static struct _reent (.data/.bss), and its stdio opens on first
+ * use: only the heap's break to set. */
 void bm_libc_init(void)
 {
+	if (HEAP_START <= HEAP_LIMIT)
+		*HEAP_BREAK = HEAP_START;
 }
 
 int _write(int fd, const char *buf, int len);
@@ -38,16 +49,17 @@ int _getpid(void);
 void *_sbrk(ptrdiff_t incr);
 __attribute__((noreturn)) void _exit(int status);
 
-/* stdout and stderr go to the console; there is nothing else to write to. */
+/* stdout and stderr go to the console; there is nothing else to write to. Through the kit (its
+ * service, bm/services.h), which benchmark code that runs unprivileged cannot reach otherwise. */
 int _write(int fd, const char *buf, int len)
 {
 	if (fd != 1 && fd != 2) {
 		errno = EBADF;
 		return -1;
 	}
-	for (int i = 0; i < len; i++)
-		bm_out_char(buf[i]);
-	return len;
+	if (len <= 0)
+		return 0;
+	return (int)arch_kit_call(BM_KIT_CONSOLE_WRITE, (uintptr_t)buf, (uintptr_t)len);
 }
 
 /* The console is transmit-only: stdin is always at its end. */
@@ -107,21 +119,17 @@ void _exit(int status)
 	bm_board_exit(status);
 }
 
-/* The heap: the free RAM after the scratch, up to the end of RAM (linker/common.ld:
- * __ram_free is its size, an absolute symbol). */
-extern char __bm_scratch_end[], __ram_free[];
-
 void *_sbrk(ptrdiff_t incr)
 {
-	static uintptr_t brk;
-	uintptr_t start = (uintptr_t)__bm_scratch_end, limit = start + (uintptr_t)__ram_free;
-	if (!brk)
-		brk = start;
-	if (incr < 0 ? (uintptr_t)-incr > brk - start : (uintptr_t)incr > limit - brk) {
+	if (HEAP_START > HEAP_LIMIT) {
 		errno = ENOMEM;
 		return (void *)-1;
 	}
-	uintptr_t old = brk;
-	brk += (uintptr_t)incr;
-	return (void *)old;
+	uintptr_t brk = *HEAP_BREAK;
+	if (incr < 0 ? (uintptr_t)-incr > brk - HEAP_START : (uintptr_t)incr > HEAP_LIMIT - brk) {
+		errno = ENOMEM;
+		return (void *)-1;
+	}
+	*HEAP_BREAK = brk + (uintptr_t)incr;
+	return (void *)brk;
 }

@@ -121,6 +121,15 @@ static void header_method(const struct bm_run_info *run)
 	bm_out_str(" cycles, ");
 	bm_out_u64(run->oh.loop_instret);
 	bm_out_str(" instructions, is in its figures\n");
+#if ARCH_USER_SNAP_TRAPS
+	/* (benchmark code that runs unprivileged reads the counters through a trap: its own probe) */
+	bm_out_padded("", LABEL_WIDTH, 0);
+	bm_out_u64(run->oh_user.cycles);
+	bm_out_str(" cycles per read pair and loop pass of unprivileged benchmark code, whose reads trap into the "
+	           "kit (subtracted from its batches; max seen ");
+	bm_out_u64(run->oh_user.cycles_max);
+	bm_out_str(" cycles)\n");
+#endif
 	out_line("libc", bm_libc_name);
 	out_line("compiler", "GCC " __VERSION__);
 	out_line("flags", bm_build_info.cflags);

@@ -43,6 +43,10 @@ void bm_record_meta(const struct bm_run_info *run, int hist)
 	bm_rec_u64(&r, "overhead_cycles", run->oh.cycles);
 	bm_rec_u64(&r, "overhead_cycles_max", run->oh.cycles_max);
 	bm_rec_u64(&r, "overhead_instret", run->oh.instret);
+#if ARCH_USER_SNAP_TRAPS
+	bm_rec_u64(&r, "overhead_user_cycles", run->oh_user.cycles);
+	bm_rec_u64(&r, "overhead_user_cycles_max", run->oh_user.cycles_max);
+#endif
 	bm_rec_u64(&r, "batch_loop_cycles", run->oh.loop_cycles);
 	bm_rec_u64(&r, "batch_loop_instret", run->oh.loop_instret);
 	if (run->tick_insns)

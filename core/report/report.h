@@ -16,6 +16,9 @@ struct bm_run_info {
 	const struct bm_config *cfg;
 	const struct arch_info *ai;
 	struct bm_overhead oh;
+#if ARCH_USER_SNAP_TRAPS
+	struct bm_overhead oh_user; /* the read path of benchmark code that runs unprivileged */
+#endif
 	struct bm_clock clk;
 	uint32_t tick_insns; /* under -icount, instructions per step of a counter slower than the
 	                      * core (SysTick, a timer): its resolution; 0 where that does not apply */

@@ -45,7 +45,18 @@ static void events_min(struct bm_overhead *oh, const struct bm_delta *d, int fir
 #endif
 }
 
-void bm_measure_overhead(struct bm_overhead *oh)
+/* One probe of iters passes: in the kit's mode, or as benchmark code (user: a call into it, the
+ * batch between the same two readings as any benchmark's). */
+static inline __attribute__((always_inline)) void probe_once(bm_batch_fn probe, int user, uint32_t iters,
+                                                              struct bm_delta *d)
+{
+	if (user)
+		bm_band_call(&overhead_probe, BM_USER_BATCH, iters, d, 0);
+	else
+		probe(iters, d);
+}
+
+static inline __attribute__((always_inline)) void measure_overhead(struct bm_overhead *oh, int user)
 {
 	struct bm_delta d;
 	struct arch_snap first, last;
@@ -55,7 +66,7 @@ void bm_measure_overhead(struct bm_overhead *oh)
 	oh->cycles_max = 0;
 	arch_snap_end(&first);
 	for (unsigned i = 0; i < OVERHEAD_PROBES; i++) {
-		probe(1, &d);
+		probe_once(probe, user, 1, &d);
 		if (i < 16)
 			continue; /* warm caches and predictors first */
 		if (d.cycles < oh->cycles)
@@ -71,7 +82,7 @@ void bm_measure_overhead(struct bm_overhead *oh)
 	/* One more pass of the batch loop: what each iteration past the first adds to a batch. */
 	uint64_t c2 = UINT64_MAX, i2 = UINT64_MAX;
 	for (unsigned i = 0; i < OVERHEAD_PROBES / 4; i++) {
-		probe(2, &d);
+		probe_once(probe, user, 2, &d);
 		c2 = d.cycles < c2 ? d.cycles : c2;
 		i2 = d.instret < i2 ? d.instret : i2;
 	}
@@ -79,6 +90,17 @@ void bm_measure_overhead(struct bm_overhead *oh)
 	oh->loop_instret = i2 > oh->instret ? i2 - oh->instret : 0;
 }
 
+void bm_measure_overhead(struct bm_overhead *oh)
+{
+	measure_overhead(oh, 0);
+}
+
+#if ARCH_USER_SNAP_TRAPS
+void bm_measure_overhead_user(struct bm_overhead *oh)
+{
+	measure_overhead(oh, 1);
+}
+#endif
 
 /* Not inlined: it brackets untimed code (setup, verify, teardown), and inlined into the measuring
  * frame its counter read (a call that clobbers r0-r3 on Cortex-M) left a Cortex-M0 no low

@@ -180,6 +180,18 @@ static int prepare(const struct bm_config *cfg, struct bm_config *eff, struct bm
 	return 0;
 }
 
+/* The read overhead of the path b's batches read the counters on (bm/port.h, ARCH_USER_SNAP_TRAPS). */
+static inline const struct bm_overhead *overhead_of(const struct bm_run_info *run, const struct bm_bench *b)
+{
+#if ARCH_USER_SNAP_TRAPS
+	if (bm_bench_isolated(b))
+		return &run->oh_user;
+#else
+	(void)b;
+#endif
+	return &run->oh;
+}
+
 /* Everything before the first benchmark: bring-up, the selection and the configuration checked,
  * the counter's overhead, the header and the meta record. eff becomes cfg with the calibration
  * target this machine needs, run the run's facts, *start_cycles the counter when the devices were
@@ -220,7 +232,7 @@ void bm_run_bench(struct bm_run_info *run, const struct bm_bench *b, unsigned in
 	bm_report_bench_begin(run, b, index);
 	bm_port_bench_begin(b->name);
 	uintptr_t sum = run_sum(run, tally);
-	if (bm_run_one(b, run->cfg, &run->oh, &run->clk, &kit, &res) != 0)
+	if (bm_run_one(b, run->cfg, overhead_of(run, b), &run->clk, &kit, &res) != 0)
 		bm_fatal_abort((const char *const[]){"baremark: benchmark ", b->name, " wrote over the kit's own state "
 		                                      "(its guard words);\n*** no figure of it can be trusted", 0});
 	if (run_sum(run, tally) != sum || !bm_clock_intact(&run->clk))

@@ -36,6 +36,11 @@ struct bm_overhead {
 #endif
 };
 void bm_measure_overhead(struct bm_overhead *oh);
+#if ARCH_USER_SNAP_TRAPS
+/* The same, the probe run as benchmark code, unprivileged (bm/port.h, ARCH_USER_SNAP_TRAPS): the
+ * read path of the benchmarks that run so. */
+void bm_measure_overhead_user(struct bm_overhead *oh);
+#endif
 /* The cycle counter now (a serialised read; cold path). */
 uint64_t bm_cycles_now(void);
 

@@ -338,6 +338,24 @@ def test_short_interval_within_p50_rounding_accepted():
         assert _problems(lines) == [] and _problems(flipped) == []
 
 
+@pytest.mark.parametrize("hist", [False, True])
+def test_short_interval_against_either_overhead(hist):
+    """Where benchmark code reads the counters through a trap (meta overhead_user_cycles), a
+    result's batches were corrected by that overhead or, a .privileged one's, by overhead_cycles,
+    and the result does not say which: a flag either gives is accepted, one neither gives refused."""
+    def log(raw):
+        lines = corpus.write_log([corpus.Bench("edge", [raw] * 100, 1), corpus.Bench("crc32", [11273] * 100)],
+                                 100, "hardware", hist=hist)
+        return _edit_meta(lines, lambda d: d.update(overhead_user_cycles=2, overhead_user_cycles_max=2))
+    flip = (lambda d: d.update(short_interval=not d["short_interval"]))
+    # 296 + 3 is under 100 x 3 (short), 296 + 2 is not under 100 x 2: either flag is possible
+    assert _problems(log(296)) == [] and _problems(_edit_result(log(296), "edge", flip)) == []
+    # 150 is short against both: false is refused, naming both
+    msgs = _problems(_edit_result(log(150), "edge", flip))
+    assert len(msgs) == 1 and "benchmark edge: result: short_interval = false" in msgs[0] and \
+        "overhead_cycles = 3 (or overhead_user_cycles = 2) is under 100 x 3 (or 2)" in msgs[0], msgs
+
+
 def test_name_starting_with_a_digit_says_so(write):
     lines = corpus.realistic14(samples=100)
     named = [corpus.resign(l, lambda d: d.update(name="9lives")) if l.startswith("{") and '"name":"crc32"' in l

@@ -70,6 +70,11 @@ struct bm_record;
  *   ARCH_USER_STACK_BOUNDED  1 when a write past the top of the benchmark's stack (beyond the
  *       band and the job) faults: the kit's memory above it is out of its reach (a write there
  *       is named as one past the top of its frames); 0 when the arch cannot say so yet.
+ *   ARCH_USER_SNAP_TRAPS  1 (arch/arch.h) when such code reads the counters through a trap into
+ *       the kit (arch_snap_begin/end take another path there: Cortex-M, whose counters answer
+ *       privileged code only): core then measures the read overhead on that path too, the probe
+ *       run as benchmark code, and subtracts it from the batches of the benchmarks that run so;
+ *       0 (default): the snapshots are the same instructions in both modes.
  * Without ARCH_USER_ISOLATED (or 0) benchmark code runs as the kit does, on the kit's stack
  * (arch_user_call and arch_kit_call are then plain calls), and core detects what it can (guard
  * words, the band above its frames, the checks after every benchmark). Benchmarks marked
@@ -79,6 +84,9 @@ struct bm_record;
 #endif
 #ifndef ARCH_USER_ISOLATED
 #define ARCH_USER_ISOLATED 0 /* (then core supplies both calls itself: bm/services.h) */
+#endif
+#ifndef ARCH_USER_SNAP_TRAPS
+#define ARCH_USER_SNAP_TRAPS 0
 #endif
 
 /* ==== Types the arch and the board both supply in ============================================= */

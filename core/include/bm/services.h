@@ -31,6 +31,8 @@ extern "C" {
  * runs bm_kit_service privileged and hands its result back. */
 enum bm_kit_service_id {
 	BM_KIT_SCRATCH_ALLOC = 1, /* a: bytes, b: alignment; returns the address or 0 (bm_scratch_alloc) */
+	BM_KIT_CONSOLE_WRITE = 2, /* a: the bytes' address, b: how many; written to the console as bm_out_mem
+	                           * writes them (a C library's stdout: newlib's _write); returns b */
 };
 uintptr_t bm_kit_service(unsigned service, uintptr_t a, uintptr_t b);
 #if !ARCH_USER_ISOLATED

@@ -93,6 +93,17 @@ def check(bt, meta):
     _Check(bt, meta).check()
 
 
+def _overheads(ohs, flag):
+    """The end of the message that refuses a result's short_interval flag: each overhead its
+    batches may have been corrected by, ("overhead_cycles", 3) and where present
+    ("overhead_user_cycles", 5), and what the batch is against each, the opposite of the flag:
+    "overhead_cycles = 3 (or overhead_user_cycles = 5) is under 100 x 3 (or 5)"."""
+    rel = "at least" if flag else "under"
+    names = f"{ohs[0][0]} = {ohs[0][1]}" + "".join(f" (or {k} = {v})" for k, v in ohs[1:])
+    times = f"{max(ohs[0][1], 1)}" + "".join(f" (or {max(v, 1)})" for _, v in ohs[1:])
+    return f"{names} is {rel} {shared.SHORT_INTERVAL_FACTOR} x {times}"
+
+
 class _Check:
     """Structure and values of one boot whose records are in seq order. Messages are gathered
     by subject (a benchmark, the meta record, the end record, a rule that many benchmarks
@@ -234,7 +245,9 @@ class _Check:
         no_timer = meta.get("timer") == "none" or meta.get("timer_hz") == 0
         no_insns = meta.get("instret_counter") == "none"
         size = end.get("stack_bytes") if end is not None else None
-        oh = meta.get("overhead_cycles")
+        # (the overheads a result's batches may have been corrected by: overhead_user_cycles too
+        # where benchmark code reads the counters through a trap; a result does not say which)
+        ohs = [(k, meta.get(k)) for k in ("overhead_cycles", "overhead_user_cycles") if whole(meta.get(k))]
         sums, known = 0, True
         for b in bt.benches:
             r = b.result
@@ -258,8 +271,8 @@ class _Check:
             if h is None or rules.check_hist(h) or h.get("n") != r.get("n") or h.get("div") != r.get("iters"):
                 # No usable hist: short_interval against the printed p50 and the overhead, and
                 # the samples' sum at least what the mean (rounded to 0.001) says
-                if whole(oh):
-                    self.short_vs_p50(b, r, oh)
+                if ohs:
+                    self.short_vs_p50(b, r, ohs)
                 n, mean, iters = r.get("n"), r.get("mean"), r.get("iters")
                 if whole(n) and whole(iters) and isinstance(mean, Decimal) and mean.is_finite():
                     sums += max(0, int((mean - Decimal("0.0005")) * n * iters))
@@ -270,13 +283,11 @@ class _Check:
             else:
                 sums += hist.sum
             si = r.get("short_interval")
-            if whole(oh) and isinstance(si, bool) and hist.n:
+            if ohs and isinstance(si, bool) and hist.n:
                 p50 = hist.quantile(1, 2)[0]
-                want = shared.short_interval(p50, oh)
-                if si != want:
+                if all(si != shared.short_interval(p50, oh) for _, oh in ohs):
                     self.bench_say(b, r, f"result: short_interval = {rules.show(si)}, but its median batch of "
-                                         f"{p50} + the overhead {oh} is {'under' if want else 'at least'} "
-                                         f"{shared.SHORT_INTERVAL_FACTOR} x {max(oh, 1)}")
+                                         f"{p50} + the meta's {_overheads(ohs, si)}")
             drift = r.get("drift_ppm")
             if whole(drift):
                 # (the quarters' smallest samples lie within min..max; 0 with fewer than 4
@@ -294,11 +305,12 @@ class _Check:
                      f"body_cycles = {body}, fewer than the timed samples of the results add up to ({sums}: the "
                      f"hist records' sums, n x iters x mean without one)")
 
-    def short_vs_p50(self, b, r, oh):
+    def short_vs_p50(self, b, r, ohs):
         """short_interval against the printed figures: the firmware sets it when the median batch,
         overhead included, is under 100 x the overhead or one tick (shared.short_interval),
         and prints that median per iteration, rounded to 0.001 halves up. Every raw median that
-        prints as this p50 is tried, so only a flag that none of them gives is refused."""
+        prints as this p50 is tried, with each overhead of ohs, so only a flag that none of them
+        gives is refused."""
         si, p50, iters = r.get("short_interval"), r.get("p50"), r.get("iters")
         if not isinstance(si, bool) or not isinstance(p50, Decimal) or not p50.is_finite() \
                 or not isinstance(iters, int) or isinstance(iters, bool) or iters < 1:
@@ -309,14 +321,12 @@ class _Check:
         hi = -(-(2 * m + 1) * iters // 2000) - 1
         if lo > hi:
             return   # (no raw median prints as this p50: not this rule's to say)
-        short_lo, short_hi = shared.short_interval(lo, oh), shared.short_interval(hi, oh)
-        if si != short_lo and si != short_hi:
+        if all(si != shared.short_interval(raw, oh) for raw in (lo, hi) for _, oh in ohs):
             size = f"{lo}" if lo == hi else f"{lo}..{hi}"
             unit = r.get("unit") if isinstance(r.get("unit"), str) else "cycles"
             self.bench_say(b, r, f"result: short_interval = {rules.show(si)}, but p50 = {rules.show(p50)} x iters = "
-                                 f"{iters} is a median batch of {size} {unit}, and that + the meta's overhead_cycles = "
-                                 f"{oh} is {'under' if short_lo else 'at least'} "
-                                 f"{shared.SHORT_INTERVAL_FACTOR} x {max(oh, 1)}")
+                                 f"{iters} is a median batch of {size} {unit}, and that + the meta's "
+                                 f"{_overheads(ohs, si)}")
 
     def icount_claim(self):
         """built_for qemu-icount promises exact, repeatable counts; under -icount shift=0 a core

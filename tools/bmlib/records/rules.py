@@ -214,6 +214,8 @@ def check_meta(d: dict) -> list:
     f.bool("serve", required=False)
     _order(f, [("overhead_cycles", f.int("overhead_cycles")),
                ("overhead_cycles_max", f.int("overhead_cycles_max"))])
+    _order(f, [("overhead_user_cycles", f.int("overhead_user_cycles", required=False)),
+               ("overhead_user_cycles_max", f.int("overhead_user_cycles_max", required=False))])
     f.errs += model.meta_problems(d)
     f.errs += events.meta_problems(d)
     return f.errs

@@ -97,7 +97,7 @@
 /* The exception frame could not be written or read: the stack it names is unusable. */
 #define CFSR_STACKING (CFSR_MUNSTKERR | CFSR_MSTKERR | CFSR_UNSTKERR | CFSR_STKERR)
 
-/* MPU (PMSAv7: Cortex-M3/M4/M7). */
+/* MPU (PMSAv7: Cortex-M3/M4/M7). Where regions overlap, the highest-numbered wins. */
 #define MPU_TYPE 0xE000ED90u
 #define MPU_TYPE_DREGION(v) (((v) >> 8) & 0xffu) /* regions implemented */
 #define MPU_CTRL 0xE000ED94u
@@ -111,6 +111,11 @@
 #define MPU_RASR_XN (1u << 28)      /* AP (26:24) = 000: no access at any privilege */
 #define MPU_RASR_AP_RO (6u << 24)   /* AP = 110: read-only at any privilege */
 #define MPU_RASR_FLASH (1u << 17)   /* TEX 000, C 1, B 0: normal memory, write-through (flash) */
+#define MPU_RASR_AP_RW (3u << 24)   /* AP = 011: read/write at any privilege */
+#define MPU_RASR_AP_PRIV (1u << 24) /* AP = 001: read/write when privileged, no access unprivileged */
+/* TEX 001, C 1, B 1: normal memory, write-back, write-allocate (SRAM, as the default map has it) */
+#define MPU_RASR_SRAM ((1u << 19) | (1u << 17) | (1u << 16))
+#define MPU_RASR_SRD(mask) ((uint32_t)(mask) << 8) /* subregions off: bit i, the region's i-th eighth */
 
 /* MPU (PMSAv8: ARMv8-M mainline): the same TYPE, CTRL, RNR and RBAR addresses, RLAR where
  * PMSAv7 has RASR. Regions run from a base to a limit in 32-byte steps and must not overlap;
@@ -119,10 +124,12 @@
 #define MPU_MAIR0 0xE000EDC0u       /* memory attributes 0..3, one byte each */
 #define PMSAV8_GRAIN 32u
 #define MPU_RBAR_AP_RO (3u << 1)    /* AP = 11: read-only at any privilege */
+#define MPU_RBAR_AP_RW (1u << 1)    /* AP = 01: read/write at any privilege */
 #define MPU_RBAR_XN (1u << 0)
 #define MPU_RLAR_ATTR(i) ((uint32_t)(i) << 1)
 #define MPU_RLAR_ENABLE (1u << 0)
 #define MPU_MAIR_FLASH 0xaau        /* normal memory, write-through, read-allocate (inner, outer) */
+#define MPU_MAIR_SRAM 0xffu         /* normal memory, write-back, read- and write-allocate */
 
 /* SAU (ARMv8-M Security Extension): off at reset, when every address is Secure. */
 #define SAU_CTRL 0xE000EDD0u
@@ -172,5 +179,10 @@
 #define FRAME_FP_BYTES 104u
 #define XPSR_FRAME_ALIGNED (1u << 9)
 #define XPSR_T (1u << 24)
+
+/* CONTROL (MRS/MSR): Thread mode unprivileged (benchmark code: usermode.c; the snapshots' asm
+ * tests it as bit 0), Thread mode on PSP. */
+#define CONTROL_NPRIV (1u << 0)
+#define CONTROL_SPSEL (1u << 1)
 
 #endif /* ARCH_ARMV7M_ARMV7M_H */
