@@ -258,7 +258,13 @@ static inline __attribute__((always_inline)) void arch_known_loop(void)
  * would escalate to HardFault. */
 #define ARCH_USER_SNAP_TRAPS 1
 uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1);
+#ifdef __cplusplus
+extern "C" { /* (core's, bm/services.h: C linkage there too) */
+#endif
 uintptr_t bm_kit_service(unsigned service, uintptr_t a, uintptr_t b);
+#ifdef __cplusplus
+}
+#endif
 static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b)
 {
 	uint32_t control;
