@@ -161,6 +161,9 @@ static int prepare(const struct bm_config *cfg, struct bm_config *eff, struct bm
 		return BM_EXIT_CONFIG;
 	}
 	bm_measure_overhead(&run->oh);
+#if ARCH_USER_SNAP_TRAPS
+	bm_measure_overhead_user(&run->oh_user);
+#endif
 	run->tick_insns = bm_clock_tick_insns(run->ai);
 	if (cfg->min_batch_ns) /* a batch size in time needs the clock before the first benchmark */
 		bm_clock_spin(&run->clk, 1);
