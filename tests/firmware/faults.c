@@ -454,6 +454,26 @@ BM_BENCHMARK(fault_irq_priority_victim, always_right, .timeout_ms = 200)
 }
 #endif
 
+#if ARCH_TEST_HAS_MPU_REGION_OFF
+LEAVES_CHANGED(fault_mpu_region_off, arch_test_mpu_region_off(), 1)
+
+static volatile uint32_t mpu_victim_word;
+
+BM_BENCHMARK(fault_mpu_region_off_victim, always_right, .max_iters = 1)
+{
+	mpu_victim_word = mpu_victim_word + 1; /* (its own memory: a fault with the region left off) */
+}
+#endif
+
+#if ARCH_TEST_HAS_FAULTMASK
+LEAVES_CHANGED(fault_faultmask, arch_test_faultmask_set(), 1)
+
+BM_BENCHMARK(fault_faultmask_victim, never_right)
+{
+	arch_test_undefined(); /* (a trap: with FAULTMASK left set, a lock-up) */
+}
+#endif
+
 #if ARCH_TEST_HAS_PMP_OPEN
 /* A privileged teardown that opens the kit's memory to U-mode and passes: it fails, named by the
  * PMP entry it changed, and the kit puts its entries back, so the benchmark after it, which

@@ -79,6 +79,28 @@ static inline void arch_test_vector_replace(void)
 }
 #endif
 
+#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || defined(__ARM_ARCH_8M_MAIN__) || \
+	defined(__ARM_ARCH_8_1M_MAIN__)
+/* MPU region 0 disabled (PMSAv7: the RAM benchmark code may use; PMSAv8: its stack), left so by a
+ * privileged benchmark: the kit must put its regions back before the next benchmark, whose own
+ * memory would otherwise fault. */
+#define ARCH_TEST_HAS_MPU_REGION_OFF 1
+static inline void arch_test_mpu_region_off(void)
+{
+	*(volatile uint32_t *)0xE000ED98u = 0;   /* MPU_RNR */
+	*(volatile uint32_t *)0xE000EDA0u &= ~1u; /* MPU_RASR (PMSAv8: RLAR) ENABLE */
+	__asm__ volatile("dsb\n\tisb" : : : "memory");
+}
+
+/* FAULTMASK set and left so, as a driver's critical section may: every fault but NMI is then
+ * masked, so the next benchmark's fault would lock the core up (the run lost). */
+#define ARCH_TEST_HAS_FAULTMASK 1
+static inline void arch_test_faultmask_set(void)
+{
+	__asm__ volatile("cpsid f" : : : "memory");
+}
+#endif
+
 #if defined(__ARM_FP)
 /* The FPU's rounding mode toward zero (FPSCR.RMode = 0b11), left so: the next benchmark's float
  * results would change. */
