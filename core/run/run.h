@@ -35,12 +35,10 @@ struct bm_overhead {
 	uint64_t ev[BM_EVENT_SLOTS]; /* each event slot's minimum over the probe (bm/events.h) */
 #endif
 };
-void bm_measure_overhead(struct bm_overhead *oh);
-#if ARCH_USER_SNAP_TRAPS
-/* The same, the probe run as benchmark code, unprivileged (bm/port.h, ARCH_USER_SNAP_TRAPS): the
+/* _user: the probe run as benchmark code, unprivileged (bm/port.h, ARCH_USER_SNAP_TRAPS): the
  * read path of the benchmarks that run so. */
+void bm_measure_overhead(struct bm_overhead *oh);
 void bm_measure_overhead_user(struct bm_overhead *oh);
-#endif
 /* The cycle counter now (a serialised read; cold path). */
 uint64_t bm_cycles_now(void);
 
@@ -60,15 +58,14 @@ struct bm_clock {
 /* A window of the clock estimate opens and closes (closing updates cycle_hz). bm_clock_spin is
  * one window of `ms`, for where a time-based batch size needs the clock before any benchmark.
  * bm_clock_close returns -1, leaving the window out, when the counter and the timer disagree
- * over it by more than BM_CLOCK_AGREE_PCT percent (and a tick) of the clock so far, else 0. */
+ * over it by more than BM_CLOCK_AGREE_PCT percent (and a tick) of the clock so far; -2 when the
+ * estimate was written during the benchmark (sealed at each of the kit's updates, bm_clock_init
+ * first: bm_clock_intact says whether it still holds what the kit last wrote); else 0. */
 #define BM_CLOCK_AGREE_PCT 10
+void bm_clock_init(struct bm_clock *clk);
 void bm_clock_open(struct bm_clock *clk);
 int bm_clock_close(struct bm_clock *clk);
 void bm_clock_spin(struct bm_clock *clk, uint32_t ms);
-/* The estimate is sealed at each of the kit's updates (bm_clock_init first): bm_clock_intact says
- * whether it still holds what the kit last wrote; bm_clock_close returns -2, the window left out,
- * when it was written during the benchmark. */
-void bm_clock_init(struct bm_clock *clk);
 int bm_clock_intact(const struct bm_clock *clk);
 /* The cycle counter's resolution in instructions under -icount (bm_run_info.tick_insns). */
 uint32_t bm_clock_tick_insns(const struct arch_info *ai);
