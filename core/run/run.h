@@ -9,7 +9,6 @@
 #define BM_RUN_H
 
 #include <stdint.h>
-
 #include "bm/bench.h"
 #include "bm/harness.h"
 #include "bm/shared.h"
@@ -73,8 +72,7 @@ uint32_t bm_clock_tick_insns(const struct arch_info *ai);
 /* ---- one benchmark's result (bm_measure.c, bm_verdict.c) ---- */
 
 /* How a benchmark ended (the result record's "status"; what each means: tools/bmlib/shared.py):
- * BM_ST_OK (the only status with figures), BM_ST_FAIL, BM_ST_TRAP, BM_ST_TIMEOUT,
- * BM_ST_STACK_OVERFLOW, BM_ST_SCRATCH_OVERRUN. */
+ * BM_ST_OK (the only status with figures), FAIL, TRAP, TIMEOUT, STACK_OVERFLOW, SCRATCH_OVERRUN. */
 #define BM_ST_ENUM(e, name, word) BM_ST_##e,
 enum bm_status { BM_STATUS_LIST(BM_ST_ENUM) BM_ST_COUNT };
 #undef BM_ST_ENUM
@@ -215,15 +213,17 @@ static inline bm_batch_fn bm_batch_of(const struct bm_bench *b, int ev)
 	return b->batch;
 }
 #endif
-/* Two readings alike (the sampling loop counts runs of them): the event slots too. */
+/* Two readings alike (runs of them are counted), in one branch or a word at a time (bm/port.h). */
 static inline int bm_delta_same(const struct bm_delta *a, const struct bm_delta *b)
 {
+	uint64_t diff = 0;
 #if BM_EVENT_SLOTS
+#pragma GCC unroll 8
 	for (int i = 0; i < BM_EVENT_SLOTS; i++)
-		if (a->ev[i] != b->ev[i])
-			return 0;
+		diff |= a->ev[i] ^ b->ev[i];
 #endif
-	return a->cycles == b->cycles && a->instret == b->instret;
+	return ARCH_CMP_BRANCH ? a->cycles == b->cycles && a->instret == b->instret && !diff
+	                       : !((a->cycles ^ b->cycles) | (a->instret ^ b->instret) | diff);
 }
 /* Before a benchmark: its event statistics emptied, each slot's overhead set. A reading taken r
  * times: each event slot's count net of its overhead into its statistics. After a benchmark that

@@ -41,7 +41,10 @@ struct bm_record;
  *       An asm loop of exactly ARCH_KNOWN_LOOP_INSNS instructions retired (the `known_loop`
  *       self-check must report exactly that under deterministic QEMU).
  *   ARCH_HAS_CLZ64  1 when __builtin_clzll is one or two instructions (no libgcc call), else
- *       0: the statistics use a table instead. */
+ *       0: the statistics use a table instead.
+ *   ARCH_CMP_BRANCH  (optional, default 0) 1 when one instruction compares two registers and
+ *       branches (RISC-V's beq/bne): the sampling loop then tests a reading's words one by one;
+ *       elsewhere it ors their differences into one test (run/run.h, bm_delta_same). */
 #include "arch/arch.h"
 
 #ifndef ARCH_KNOWN_LOOP_INSNS
@@ -49,6 +52,9 @@ struct bm_record;
 #endif
 #ifndef ARCH_HAS_CLZ64
 #error "arch/arch.h must define ARCH_HAS_CLZ64 to 0 or 1 (see bm/port.h)"
+#endif
+#ifndef ARCH_CMP_BRANCH
+#define ARCH_CMP_BRANCH 0
 #endif
 
 /* Benchmark code out of the kit's reach (optional; said by the arch's arch.cmake, BM_USER_ISOLATED

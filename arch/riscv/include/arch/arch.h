@@ -16,6 +16,8 @@
 #else
 #define ARCH_HAS_CLZ64 0
 #endif
+/* beq/bne compare two registers: a reading's words are tested one by one (bm/port.h). */
+#define ARCH_CMP_BRANCH 1
 
 #define arch_csr_read(csr)                                                \
 	({                                                                \
