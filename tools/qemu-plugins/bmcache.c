@@ -219,6 +219,8 @@ static void mark(uint64_t off, uint64_t after)
 		}
 		window_reset();
 	} else if (off == BM_MODEL_MARK_SAMPLE) {
+		if (open && !cyc_mask && region)
+			region_off(after); /* (the close's marks are the kit's, not the window's) */
 		window_samples++;
 	} else if (off == BM_MODEL_MARK_INDEX_BEGIN) {
 		window_reset();
@@ -284,13 +286,14 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
 	now[L1D_MISS] += (uint64_t)miss;
 }
 
-/* An access by the kit's marking function: its stores to the area are marks, not accesses. */
+/* An access by the kit's marking function: its stores to the area are marks; like its instructions
+ * (on_tb), nothing it does is counted (a window holds what lies between the marks). */
 static void on_mem_mark(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *u)
 {
+	(void)vcpu;
+	(void)u;
 	if (vaddr - marker < marker_end - marker && qemu_plugin_mem_is_store(info))
-		mark(vaddr - marker, (uint64_t)(uintptr_t)u);
-	else
-		on_mem(vcpu, info, vaddr, u);
+		mark(vaddr - marker, 0);
 }
 
 static bool in(const struct range *r, uint64_t va)
@@ -318,6 +321,7 @@ static const struct range *batch_of(uint64_t va)
  * instructions in it (touching the line just used again is a hit and changes no LRU order). */
 struct tbinfo {
 	uint32_t n_insns, n_lines;
+	bool kit_marks; /* the kit's marking function's: not counted */
 	uint64_t lines[];
 };
 
@@ -325,6 +329,8 @@ static void on_tb(unsigned int vcpu, void *u)
 {
 	(void)vcpu;
 	const struct tbinfo *t = u;
+	if (t->kit_marks)
+		return;
 	now[L1I_ACCESS] += t->n_insns;
 	for (uint32_t i = 0; i < t->n_lines; i++) {
 		if (cache_touch(&l1i, t->lines[i])) {
@@ -344,6 +350,7 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		abort();
 	t->n_insns = (uint32_t)n;
 	t->n_lines = 0;
+	t->kit_marks = n && in(&mark_fn, qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0)));
 	uint64_t prev = UINT64_MAX;
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
