@@ -360,28 +360,25 @@ int bm_take_samples(const struct bm_bench *b, uint32_t iters, uint32_t samples, 
 #if BM_MODEL
 /* Its offsets (BM_MODEL_MARK_*, bm/shared.h, which the plugin includes too): a window opens,
  * closes, counts one sample; a benchmark's index follows bit by bit (the plugin sees which
- * address was written, never the value). */
+ * address was written, never the value). Every mark is a store by bm_model_mark, the one function
+ * whose stores the plugin takes for marks (`bm run` tells it where it lies): a benchmark's own
+ * loads and stores of the area are its accesses, never marks. */
 extern volatile uint8_t bm_model_area[BM_MODEL_AREA_BYTES];
+void bm_model_mark(uint32_t offset, uint32_t times);
 void bm_model_bench(const struct bm_bench *b);
 
-/* (the barriers keep the kit's own loads and stores out of the window: the compiler may otherwise
- * move one across a volatile store) */
+/* (a call: the compiler keeps the kit's own loads and stores on their side of it) */
 static inline void bm_model_open(void)
 {
-	__asm__ volatile("" : : : "memory");
-	bm_model_area[BM_MODEL_MARK_OPEN] = 0;
-	__asm__ volatile("" : : : "memory");
+	bm_model_mark(BM_MODEL_MARK_OPEN, 1);
 }
 
 /* Closes the window around `samples` timed samples (a chunk of them when the benchmark runs
  * unprivileged). */
 static inline void bm_model_close(uint32_t samples)
 {
-	__asm__ volatile("" : : : "memory");
-	for (uint32_t i = 0; i < samples; i++)
-		bm_model_area[BM_MODEL_MARK_SAMPLE] = 0;
-	bm_model_area[BM_MODEL_MARK_CLOSE] = 0;
-	__asm__ volatile("" : : : "memory");
+	bm_model_mark(BM_MODEL_MARK_SAMPLE, samples);
+	bm_model_mark(BM_MODEL_MARK_CLOSE, 1);
 }
 #else
 static inline void bm_model_bench(const struct bm_bench *b)

@@ -474,6 +474,31 @@ BM_BENCHMARK(fault_faultmask_victim, never_right)
 }
 #endif
 
+#if ARCH_TEST_HAS_TIMER_STOP
+/* A privileged teardown that stops the board's timer and passes: it fails, named by the timer, and
+ * the kit starts it again, so the hang after it is ended by the watchdog. */
+LEAVES_CHANGED(fault_timer_stop, arch_test_timer_stop(), 1)
+
+static volatile uint32_t timer_victim_spins = 1;
+
+BM_BENCHMARK(fault_timer_stop_victim, always_right, .timeout_ms = 200)
+{
+	while (timer_victim_spins) /* (only the watchdog ends it: with the timer left off, never) */
+		;
+}
+#endif
+
+#if ARCH_TEST_HAS_THREAD_UNPRIV
+/* A privileged teardown that drops thread mode's privilege (CONTROL.nPRIV) and passes: it fails,
+ * named by it, and the kit takes its privilege back, so the benchmark after it is ok. */
+LEAVES_CHANGED(fault_thread_unpriv, arch_test_thread_unpriv(), 1)
+
+BM_BENCHMARK(fault_thread_unpriv_victim, always_right)
+{
+	bm_do_not_optimize(bm_seed(7) * 3u);
+}
+#endif
+
 #if ARCH_TEST_HAS_PMP_OPEN
 /* A privileged teardown that opens the kit's memory to U-mode and passes: it fails, named by the
  * PMP entry it changed, and the kit puts its entries back, so the benchmark after it, which

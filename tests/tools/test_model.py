@@ -221,7 +221,8 @@ def test_bm_run_keeps_the_console_when_the_model_fails(tmp_path):
     import subprocess
     from conftest import PY, bm, no_crash
     src = tmp_path / "m.c"
-    src.write_text("char bm_model_area[64];\n")
+    src.write_text("char bm_model_area[64];\nvoid bm_model_mark(unsigned o) { bm_model_area[o] = 0; }\n"
+                   "int bm_batch_alpha(int x) { return x * 3; }\n")
     elf = tmp_path / "img.elf"
     subprocess.run(["cc", "-c", str(src), "-o", str(elf)], check=True)
     so = tmp_path / "bmcache.so"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* baremark's deterministic cache model: a QEMU TCG plugin (API version 1, QEMU 7.2) simulating
  * L1I, L1D and an optional unified L2 (set-associative, LRU, write-allocate) and counting, per
- * timed window the kit marks (stores to its marker area, core/run/bm_model.c), accesses and
- * misses. What it shares with the kit and bm run (the marker offsets, the counts and their file,
+ * timed window the kit marks (stores to its marker area by its marking function,
+ * core/run/bm_model.c), accesses and misses. What it shares with the kit and bm run (the marker offsets, the counts and their file,
  * the generic cache) is bm/shared.h's, generated from tools/bmlib/shared.py. */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -44,6 +44,7 @@ void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn, qemu_
                                             enum qemu_plugin_cb_flags flags, void *userdata);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);
+bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *userdata);
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
@@ -103,17 +104,27 @@ static bool have_l2;
 static uint64_t now[NCOUNT];       /* since boot: what a region counted is a difference */
 static uint64_t win[NCOUNT];       /* the open window's counts */
 static uint64_t reg_start[NCOUNT];
-static bool open, region;
+static uint64_t reg_end[NCOUNT];   /* the batch's last cycle read so far: where its region ends */
+static bool open, region, have_end;
 static uint32_t window_samples;
 static int64_t bench = -1;         /* the benchmark index the kit marked, -1 none yet */
 static uint32_t bench_bits;        /* the index being marked, one bit per store */
 static uint64_t marker, marker_end;
+/* The image's code that matters (bm run's code= file, from the ELF): the kit's marking function,
+ * the only one whose stores to the area are marks, and the batch functions (bm_batch_*). */
+struct range {
+	uint64_t start, end;
+};
+static struct range mark_fn;
+static struct range *batch_fn;
+static size_t n_batch_fn;
 static const char *out_path;
 static FILE *out;
 /* The cycle-counter read that starts and ends each timed batch (arch_snap_begin/end), by target:
- * inside a window only what lies between such reads is counted, so the batch's own calls and
- * stack traffic around the body are not (what remains, the snapshot's stores, is the probe's).
- * Without one for the target, the whole window counts. */
+ * inside a window only what lies between a batch function's first and last such read is counted
+ * (a read by its body in between, or by code outside the batch functions, marks nothing), so the
+ * batch's own calls and stack traffic around the body are not (what remains, the snapshot's
+ * stores, is the probe's). Without one for the target, the whole window counts. */
 static uint32_t cyc_mask, cyc_match;
 /* equal consecutive windows are printed once with a repeat count, so a deterministic run's
  * thousand samples take one line */
@@ -155,16 +166,36 @@ static void emit(uint32_t samples)
 	memset(win, 0, sizeof win);
 }
 
-/* With the cycle reads known each region is one timed batch, a sample of its own (several come
- * in one window when the benchmark runs unprivileged and the kit takes them in chunks). */
+/* The whole window's region (no cycle reads known) ends. */
 static void region_off(uint64_t after)
 {
 	for (int k = 0; k < NCOUNT; k++)
 		win[k] += now[k] - reg_start[k];
 	win[L1I_ACCESS] -= after;
 	region = false;
-	if (cyc_mask)
+}
+
+/* With the cycle reads known each batch is a sample of its own (several come in one window when
+ * the benchmark runs unprivileged and the kit takes them in chunks): its region, from its first
+ * cycle read to its last, ends when the next batch starts or the window closes. A batch that
+ * read the counter once (it trapped before its end) counts nothing. */
+static void batch_done(void)
+{
+	if (region && have_end) {
+		for (int k = 0; k < NCOUNT; k++)
+			win[k] += reg_end[k] - reg_start[k];
 		emit(1);
+	}
+	region = have_end = false;
+}
+
+/* Nothing of a window the kit did not close (its benchmark trapped or hung inside it, and the kit
+ * went on) carries into the next. */
+static void window_reset(void)
+{
+	memset(win, 0, sizeof win);
+	open = region = have_end = false;
+	window_samples = 0;
 }
 
 /* The marker area (core/run/bm_model.c, BM_MODEL_MARK_*): a window opens, closes, gets a sample;
@@ -172,22 +203,27 @@ static void region_off(uint64_t after)
 static void mark(uint64_t off, uint64_t after)
 {
 	if (off == BM_MODEL_MARK_OPEN) {
-		memset(win, 0, sizeof win);
+		window_reset();
 		open = true;
-		window_samples = 0;
 		if (!cyc_mask)
 			region_on(after);
 	} else if (off == BM_MODEL_MARK_CLOSE) {
 		if (open) {
-			if (region)
-				region_off(after);
-			if (!cyc_mask)
+			if (cyc_mask) {
+				batch_done();
+			} else {
+				if (region)
+					region_off(after);
 				emit(window_samples);
-			open = false;
+			}
 		}
+		window_reset();
 	} else if (off == BM_MODEL_MARK_SAMPLE) {
+		if (open && !cyc_mask && region)
+			region_off(after); /* (the close's marks are the kit's, not the window's) */
 		window_samples++;
 	} else if (off == BM_MODEL_MARK_INDEX_BEGIN) {
+		window_reset();
 		bench_bits = 0;
 	} else if (off >= BM_MODEL_MARK_INDEX_BIT && off < BM_MODEL_MARK_INDEX_BIT + BM_MODEL_INDEX_BITS) {
 		bench_bits |= 1u << (off - BM_MODEL_MARK_INDEX_BIT);
@@ -196,18 +232,30 @@ static void mark(uint64_t off, uint64_t after)
 	}
 }
 
-/* A cycle-counter read (before it executes): the first of a batch starts its region after it,
- * the second ends it before it. */
+/* A cycle-counter read in a batch function (before it executes): the first of a batch starts its
+ * region after it, each later one may be the last, which ends it before it. */
 static void on_cycle_read(unsigned int vcpu, void *u)
 {
 	(void)vcpu;
 	if (!open)
 		return;
 	uint64_t after = (uint64_t)(uintptr_t)u;
-	if (region)
-		region_off(after + 1);
-	else
+	if (!region) {
 		region_on(after);
+		return;
+	}
+	memcpy(reg_end, now, sizeof now);
+	reg_end[L1I_ACCESS] -= after + 1;
+	have_end = true;
+}
+
+/* A batch function's first instruction: the batch before it in the window is complete. */
+static void on_batch_entry(unsigned int vcpu, void *u)
+{
+	(void)vcpu;
+	(void)u;
+	if (open)
+		batch_done();
 }
 
 /* An L1 miss is an L2 access (instruction and data misses alike: the L2 is unified). */
@@ -219,13 +267,11 @@ static inline void l2_fill(uint64_t addr)
 	}
 }
 
+/* Any access but the kit's marks (a benchmark's own loads and stores of the marker area too). */
 static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *u)
 {
 	(void)vcpu;
-	if (vaddr - marker < marker_end - marker) {
-		mark(vaddr - marker, (uint64_t)(uintptr_t)u);
-		return; /* the kit's markers are not the benchmark's accesses */
-	}
+	(void)u;
 	uint64_t last = vaddr + (1u << qemu_plugin_mem_size_shift(info)) - 1;
 	uint64_t a = vaddr >> l1d.line_shift, b = last >> l1d.line_shift;
 	int miss = 0;
@@ -240,10 +286,42 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
 	now[L1D_MISS] += (uint64_t)miss;
 }
 
+/* An access by the kit's marking function: its stores to the area are marks; like its instructions
+ * (on_tb), nothing it does is counted (a window holds what lies between the marks). */
+static void on_mem_mark(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *u)
+{
+	(void)vcpu;
+	(void)u;
+	if (vaddr - marker < marker_end - marker && qemu_plugin_mem_is_store(info))
+		mark(vaddr - marker, 0);
+}
+
+static bool in(const struct range *r, uint64_t va)
+{
+	return va - r->start < r->end - r->start;
+}
+
+/* The batch function holding va (sorted, disjoint), or NULL. */
+static const struct range *batch_of(uint64_t va)
+{
+	size_t lo = 0, hi = n_batch_fn;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (va < batch_fn[mid].start)
+			hi = mid;
+		else if (va >= batch_fn[mid].end)
+			lo = mid + 1;
+		else
+			return &batch_fn[mid];
+	}
+	return NULL;
+}
+
 /* A translated block: its instruction fetches in order, a line touched once per run of
  * instructions in it (touching the line just used again is a hit and changes no LRU order). */
 struct tbinfo {
 	uint32_t n_insns, n_lines;
+	bool kit_marks; /* the kit's marking function's: not counted */
 	uint64_t lines[];
 };
 
@@ -251,6 +329,8 @@ static void on_tb(unsigned int vcpu, void *u)
 {
 	(void)vcpu;
 	const struct tbinfo *t = u;
+	if (t->kit_marks)
+		return;
 	now[L1I_ACCESS] += t->n_insns;
 	for (uint32_t i = 0; i < t->n_lines; i++) {
 		if (cache_touch(&l1i, t->lines[i])) {
@@ -270,15 +350,19 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		abort();
 	t->n_insns = (uint32_t)n;
 	t->n_lines = 0;
+	t->kit_marks = n && in(&mark_fn, qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0)));
 	uint64_t prev = UINT64_MAX;
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t va = qemu_plugin_insn_vaddr(insn);
+		const struct range *bf = batch_of(va);
 		uint64_t a = va >> l1i.line_shift, b = (va + qemu_plugin_insn_size(insn) - 1) >> l1i.line_shift;
 		for (uint64_t ln = a; ln <= b; ln++)
 			if (ln != prev)
 				t->lines[t->n_lines++] = prev = ln;
-		if (cyc_mask && qemu_plugin_insn_size(insn) == 4) {
+		if (cyc_mask && bf && va == bf->start)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_batch_entry, QEMU_PLUGIN_CB_NO_REGS, NULL);
+		if (cyc_mask && bf && qemu_plugin_insn_size(insn) == 4) {
 			uint32_t op;
 			memcpy(&op, qemu_plugin_insn_data(insn), 4);
 			if ((op & cyc_mask) == cyc_match)
@@ -286,11 +370,55 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				                                       (void *)(uintptr_t)(n - 1 - i));
 		}
 		/* (its userdata: how many instructions of the block follow it) */
-		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
-		                                 (void *)(uintptr_t)(n - 1 - i));
+		qemu_plugin_register_vcpu_mem_cb(insn, in(&mark_fn, va) ? on_mem_mark : on_mem, QEMU_PLUGIN_CB_NO_REGS,
+		                                 QEMU_PLUGIN_MEM_RW, (void *)(uintptr_t)(n - 1 - i));
 	}
 	/* (a block is translated once and its info kept for as long as QEMU may run it) */
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb, QEMU_PLUGIN_CB_NO_REGS, t);
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* bm run's file of the image's code: "mark ADDRESS SIZE" once, "batch ADDRESS SIZE" per batch
+ * function (hexadecimal or decimal). */
+static int read_code(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "bmcache: cannot read %s\n", path);
+		return -1;
+	}
+	char kind[8];
+	unsigned long long at, size;
+	int marks = 0, got;
+	while ((got = fscanf(f, "%7s %lli %lli", kind, &at, &size)) == 3) {
+		struct range r = {at, at + size};
+		if (!strcmp(kind, "mark")) {
+			mark_fn = r;
+			marks++;
+		} else if (!strcmp(kind, "batch")) {
+			struct range *more = realloc(batch_fn, (n_batch_fn + 1) * sizeof *batch_fn);
+			if (!more)
+				break;
+			batch_fn = more;
+			batch_fn[n_batch_fn++] = r;
+		} else {
+			break;
+		}
+	}
+	bool whole = got == EOF && feof(f);
+	fclose(f);
+	qsort(batch_fn, n_batch_fn, sizeof *batch_fn, by_start);
+	if (!whole || marks != 1 || (cyc_mask && !n_batch_fn)) {
+		fprintf(stderr, "bmcache: %s: give the marking function once and the batch functions "
+		                "(\"mark|batch ADDRESS SIZE\" lines)\n", path);
+		return -1;
+	}
+	return 0;
 }
 
 static void at_exit(qemu_plugin_id_t id, void *u)
@@ -317,7 +445,7 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
 		cyc_mask = 0xfffff07fu;
 		cyc_match = 0xc0002073u;
 	}
-	const char *d = BM_MODEL_GENERIC_CACHE, *i = BM_MODEL_GENERIC_CACHE, *l2spec = NULL;
+	const char *d = BM_MODEL_GENERIC_CACHE, *i = BM_MODEL_GENERIC_CACHE, *l2spec = NULL, *code = NULL;
 	for (int k = 0; k < argc; k++) {
 		const char *a = argv[k];
 		if (!strncmp(a, "marker=", 7)) {
@@ -328,6 +456,8 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
 				return -1;
 			}
 			marker_end = marker + BM_MODEL_AREA_BYTES;
+		} else if (!strncmp(a, "code=", 5)) {
+			code = a + 5;
 		} else if (!strncmp(a, "out=", 4)) {
 			out_path = a + 4;
 		} else if (!strncmp(a, "l1d=", 4)) {
@@ -337,14 +467,16 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
 		} else if (!strncmp(a, "l2=", 3)) {
 			l2spec = strcmp(a + 3, "none") ? a + 3 : NULL;
 		} else {
-			fprintf(stderr, "bmcache: unknown argument %s (marker=, out=, l1d=, l1i=, l2=)\n", a);
+			fprintf(stderr, "bmcache: unknown argument %s (marker=, code=, out=, l1d=, l1i=, l2=)\n", a);
 			return -1;
 		}
 	}
-	if (!marker || !out_path) {
-		fprintf(stderr, "bmcache: marker=ADDRESS and out=FILE are required\n");
+	if (!marker || !out_path || !code) {
+		fprintf(stderr, "bmcache: marker=ADDRESS, code=FILE and out=FILE are required\n");
 		return -1;
 	}
+	if (read_code(code))
+		return -1;
 	if (cache_init(&l1d, "l1d", d) || cache_init(&l1i, "l1i", i) || (l2spec && cache_init(&l2, "l2", l2spec)))
 		return -1;
 	have_l2 = l2spec != NULL;

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The QEMU cache model's side of `bm run` (docs/cache-model.md): load the plugin
-(tools/qemu-plugins/bmcache.c) with the marker area's address read from the image, then merge its
+(tools/qemu-plugins/bmcache.c) with the marker area's address and the code it watches (the kit's
+marking function, the batch functions) read from the image, then merge its
 per-window counts into the records (re-CRC'd): the meta record gets `"model"` (the geometry) and its
 events listed in `"events"."counted"`, each ok result `"events"` (per-iteration figures of l1d/l1i/l2 accesses and misses, `"source":"model"`).
 Also the checker's rules for those two keys: what no cache model can count is refused."""
@@ -15,6 +16,8 @@ from ..errors import UsageError
 from . import frame
 
 MARKER_SYMBOL = "bm_model_area"
+MARK_FUNCTION = "bm_model_mark"
+BATCH_PREFIX = "bm_batch_"      # (the batches' functions, BM_DEFINE_BATCH; C++ mangles the name around it)
 LEVELS = ("l1d", "l1i", "l2")
 # (what the plugin and the kit agree on is shared.py's: the counts in the plugin's order, the empty
 # windows before a benchmark's samples, the counts file's format, the generic cache)
@@ -73,7 +76,9 @@ def geometry_problem(size, ways, line):
     return None
 
 
-def marker_address(elf):
+def image_symbols(elf):
+    """The marker area's address, the marking function's (address, size) and the batch functions'
+    [(address, size)], from the image's symbols (a Thumb function's address without its mode bit)."""
     try:
         from elftools.elf.elffile import ELFFile
     except ImportError:
@@ -81,13 +86,23 @@ def marker_address(elf):
                          "(tools/setup does)") from None
     try:
         with open(elf, "rb") as f:
-            tab = ELFFile(f).get_section_by_name(".symtab")
-            syms = tab.get_symbol_by_name(MARKER_SYMBOL) if tab else None
+            ef = ELFFile(f)
+            tab = ef.get_section_by_name(".symtab")
+            thumb = ef["e_machine"] == "EM_ARM"
+            syms = [(s.name, s["st_value"], s["st_size"], s["st_info"]["type"]) for s in tab.iter_symbols()] \
+                if tab else []
     except (OSError, Exception) as e:   # (pyelftools raises its own ELFError on a file that is no ELF)
         raise UsageError(f"{elf}: cannot read the image's symbols ({e})") from None
-    if not syms:
+    area = [v for n, v, _, _ in syms if n == MARKER_SYMBOL]
+    if not area:
         raise UsageError(f"{elf} has no {MARKER_SYMBOL}: build it with -DBM_QEMU_MODEL=cache")
-    return syms[0]["st_value"]
+    funcs = [(n, v & ~1 if thumb else v, size) for n, v, size, t in syms if t == "STT_FUNC" and size]
+    mark = [(v, size) for n, v, size in funcs if n == MARK_FUNCTION]
+    batches = sorted({(v, size) for n, v, size in funcs if BATCH_PREFIX in n})
+    if len(mark) != 1 or not batches:
+        raise UsageError(f"{elf}: no {MARK_FUNCTION} or no batch functions ({BATCH_PREFIX}*) among its symbols: "
+                         "an image of another kit version?")
+    return area[0], mark[0], batches
 
 
 def _remove(path):
@@ -104,12 +119,17 @@ def prepare(cmd, args):
     elf = args.model_elf or next((a for a in cmd if a.endswith(".elf")), None)
     if elf is None:
         raise UsageError("--model: the command names no .elf image: give it with --model-elf")
+    area, mark, batches = image_symbols(elf)
     fd, out = tempfile.mkstemp(prefix="bmcache-", suffix=".txt")
     os.close(fd)
     atexit.register(_remove, out)
+    fd, code = tempfile.mkstemp(prefix="bmcache-code-", suffix=".txt")
+    with os.fdopen(fd, "w") as f:
+        f.write(f"mark {mark[0]:#x} {mark[1]}\n" + "".join(f"batch {a:#x} {n}\n" for a, n in batches))
+    atexit.register(_remove, code)
     geo = args.model_geometry
     spec = ",".join(f"{k}={':'.join(map(str, geo[k])) if geo[k] else 'none'}" for k in LEVELS)
-    return cmd + ["-plugin", f"{args.model},marker={marker_address(elf):#x},out={out},{spec}"], out
+    return cmd + ["-plugin", f"{args.model},marker={area:#x},code={code},out={out},{spec}"], out
 
 
 def read_counts(path):

@@ -99,6 +99,24 @@ static inline void arch_test_faultmask_set(void)
 {
 	__asm__ volatile("cpsid f" : : : "memory");
 }
+
+/* SysTick stopped (SYST_CSR.ENABLE cleared) by a privileged benchmark: the kit's counter and
+ * watchdog stand still until the kit starts it again. */
+#define ARCH_TEST_HAS_TIMER_STOP 1
+static inline void arch_test_timer_stop(void)
+{
+	*(volatile uint32_t *)0xE000E010u &= ~1u; /* SYST_CSR ENABLE */
+}
+
+/* CONTROL.nPRIV set by a privileged benchmark: thread mode, where the kit runs, unprivileged from
+ * then on (only a handler can clear it again). */
+#define ARCH_TEST_HAS_THREAD_UNPRIV 1
+static inline void arch_test_thread_unpriv(void)
+{
+	uint32_t c;
+	__asm__ volatile("mrs %0, control" : "=r"(c));
+	__asm__ volatile("msr control, %0\n\tisb" : : "r"(c | 1u) : "memory");
+}
 #endif
 
 #if defined(__ARM_FP)
