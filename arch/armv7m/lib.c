@@ -49,6 +49,8 @@ static int dwt_counts(int privileged, const char **why)
 
 void arch_init(void)
 {
+	for (unsigned i = 0; i < sizeof facts / sizeof *facts; i++) /* (a second run's facts anew) */
+		facts[i] = (struct bm_kv){0, 0};
 	uint32_t control, ipsr;
 	__asm__ volatile("mrs %0, control\n\tmrs %1, ipsr" : "=r"(control), "=r"(ipsr));
 	int privileged = !(control & 1u) || ipsr != 0; /* (CONTROL.nPRIV; a handler is privileged) */

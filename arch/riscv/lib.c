@@ -12,17 +12,11 @@
 extern int arch_lib_probe_ok;
 
 static struct bm_kv facts[6]; /* the last stays {0, 0} */
-static struct arch_info info = {
-	.isa = __riscv_xlen == 64 ? "rv64imac" : "rv32imac",
-	.cycle_counter = "cycle (rdcycle)",
-	.instret_counter = "instret (rdinstret)",
-	.icount_cycles_are_insns = 1, /* cycle and instret under -icount: both the instruction count */
-	.facts = facts,
-};
+static struct arch_info info; /* (set by arch_init) */
 
 static void add_fact(const char *key, const char *value)
 {
-	bm_kv_add(facts, sizeof facts / sizeof facts[0], key, value);
+	bm_kv_add(facts, sizeof facts / sizeof *facts, key, value);
 }
 
 /* M-mode: the counters run and every lower mode may read them; S-mode: its own enable for U;
@@ -51,6 +45,12 @@ static void counters_enable(void)
 
 void arch_init(void)
 {
+	/* cycle and instret under -icount: both the instruction count */
+	info = (struct arch_info){.isa = __riscv_xlen == 64 ? "rv64imac" : "rv32imac", .facts = facts,
+	                          .cycle_counter = "cycle (rdcycle)", .instret_counter = "instret (rdinstret)",
+	                          .icount_cycles_are_insns = 1};
+	for (unsigned i = 0; i < sizeof facts / sizeof *facts; i++) /* (a second run's facts anew) */
+		facts[i] = (struct bm_kv){0, 0};
 	if (arch_lib_probe_ok)
 		counters_enable();
 	else

@@ -76,14 +76,10 @@ static const struct bm_kv lib_facts[] = {
 static const char guards_off_no_faults[] = GUARDS_OFF ", trap recovery (no fault forwarded: bm_lib_fault)";
 static struct bm_kv board_facts[4];
 
+/* (no alarm: the interrupts are the application's) */
 const struct bm_board board_desc = {
-	.name = board_name,
-	.console = &lib_console,
-	.timer = &lib_timer,
-	.exit = &lib_exit_dev,
-	.bench_begin = lib_bench_hook,
-	.bench_end = lib_bench_end,
-	.facts = board_facts,
+	.name = board_name, .console = &lib_console, .timer = &lib_timer, .exit = &lib_exit_dev,
+	.bench_begin = lib_bench_hook, .bench_end = lib_bench_end, .facts = board_facts,
 };
 
 const char bm_libc_name[] = "the application's";
