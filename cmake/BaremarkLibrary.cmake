@@ -125,7 +125,7 @@ function(baremark_add_library)
 endfunction()
 
 # The arch's part of a library: its counter readers (arch/<arch>/include) and its library cold
-# path; hosted: this machine's CPU's (arch/host-<cpu>), its signals left to the program.
+# path; hosted: this machine's CPU's (its host arch folder), its signals left to the program.
 function(_bm_lib_arch name arch srcs_out incs_out flags_out hosted_out)
   set(hosted OFF)
   if(arch STREQUAL "hosted")
