@@ -33,6 +33,7 @@ include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/BaremarkToolchain.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/BaremarkOptions.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/BaremarkBoard.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/BaremarkLibrary.cmake) # baremark_add_library (docs/library.md)
 
 # The module's constants are internal cache entries: global, so the functions below see them when
 # a user's project calls them from its own folder (normal variables are per folder).

@@ -163,12 +163,23 @@ extern const char BM_TU_CFLAGS[] __attribute__((weak));
 	BM_DEFINE_BATCH(name_)                                                                 \
 	extern const __SIZE_TYPE__ bm_scratch_bytes_##name_ __attribute__((weak));                    \
 	BM_DESC_DIAG_PUSH_                                                                     \
-	static const struct bm_bench bm_desc_##name_ = BM_DESC_INIT_(name_, verify_, __VA_ARGS__); \
+	BM_DESC_LINKAGE_(name_) const struct bm_bench bm_desc_##name_ = BM_DESC_INIT_(name_, verify_, __VA_ARGS__); \
 	BM_DESC_DIAG_POP_                                                                      \
 	static const struct bm_bench *const bm_reg_##name_ BM_REG_SYMBOL_(name_)               \
-		__attribute__((used, section(".bm_bench." #name_))) = &bm_desc_##name_;        \
+		__attribute__((used BM_SECTION_(bench, name_))) = &bm_desc_##name_;            \
 	static inline __attribute__((always_inline)) void bm_body_##name_(void)
 
+/* A library build (BM_LIB, cmake/BaremarkLibrary.cmake) lists the descriptors in a generated C
+ * array, since the application's linker script knows none of the kit's sections: there each
+ * descriptor is global, and the registration and the scratch declaration stay in the compiler's
+ * own sections, which every script places (and --gc-sections drops). */
+#ifdef BM_LIB
+#define BM_DESC_LINKAGE_(name_) extern const struct bm_bench bm_desc_##name_;
+#define BM_SECTION_(kind_, name_)
+#else
+#define BM_DESC_LINKAGE_(name_) static
+#define BM_SECTION_(kind_, name_) , section(".bm_" #kind_ "." #name_)
+#endif
 /* The descriptor's initialiser. C++ (g++'s designated initialisers) takes the fields in their
  * order of declaration only, so there the optional fields (given in that order: .setup before
  * .bytes) come before .scratch_bytes, the last one; the fields not given are zero, as in C
@@ -213,7 +224,7 @@ extern const struct bm_bench *const __stop_bm_bench[];
  * "scratch_overrun". */
 #define BM_SCRATCH(name_, bytes_) BM_SCRATCH_(name_, bytes_)
 #define BM_SCRATCH_(name_, bytes_)                                                             \
-	static const char bm_need_##name_[(bytes_)] __attribute__((used, section(".bm_need." #name_))); \
+	static const char bm_need_##name_[(bytes_)] __attribute__((used BM_SECTION_(need, name_))); \
 	extern const __SIZE_TYPE__ bm_scratch_bytes_##name_;                                          \
 	const __SIZE_TYPE__ bm_scratch_bytes_##name_ = (bytes_)
 void *bm_scratch_alloc(__SIZE_TYPE__ bytes, __SIZE_TYPE__ align);

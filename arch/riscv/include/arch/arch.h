@@ -182,7 +182,9 @@ static inline __attribute__((always_inline)) void arch_snap_end_ev(struct arch_s
 /* Benchmark code runs in U-mode (bm/port.h, ARCH_USER_ISOLATED; usermode.S), where it reads the
  * counters (mcounteren) and nothing of the kit's memory (PMP), whose stack ends at the top of its
  * own frames (ARCH_USER_STACK_BOUNDED); it asks the kit with an ecall. The build defines both from
- * arch.cmake's BM_USER_ISOLATED and BM_USER_STACK_BOUNDED. */
+ * arch.cmake's BM_USER_ISOLATED and BM_USER_STACK_BOUNDED (a library build, which owns no trap
+ * vector, defines them 0: then both calls are plain, bm/services.h). */
+#if ARCH_USER_ISOLATED
 #include "arch/ecall.h"
 uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1);
 static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b)
@@ -194,6 +196,7 @@ static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b
 	__asm__ volatile("ecall" : "+r"(r0) : "r"(r1), "r"(r2), "r"(r7) : "memory");
 	return r0;
 }
+#endif
 
 /* li + 1000 x (addi, bnez): exactly 2001 instructions retired. */
 #define ARCH_KNOWN_LOOP_INSNS 2001u
