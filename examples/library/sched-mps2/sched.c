@@ -29,7 +29,8 @@ static void task_returned(void)
 		;
 }
 
-void sched_task_create(struct sched_task *t, const char *name, void (*entry)(void), uint32_t *stack, uint32_t words)
+void sched_task_create(struct sched_task *t, const char *name, void (*entry)(void), uint32_t *stack,
+                       uint32_t words)
 {
 	/* The first switch to it pops what an exception from it would have left: r4-r11 and
 	 * EXC_RETURN (the PendSV handler's), then r0-r3, r12, lr, pc, xPSR (the hardware's), the

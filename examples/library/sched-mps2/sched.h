@@ -19,7 +19,8 @@ struct sched_task {
 extern volatile uint32_t sched_ticks, sched_switches;
 
 /* A task (at most SCHED_TASKS, in the order they run) on the stack [stack, stack + words). */
-void sched_task_create(struct sched_task *t, const char *name, void (*entry)(void), uint32_t *stack, uint32_t words);
+void sched_task_create(struct sched_task *t, const char *name, void (*entry)(void), uint32_t *stack,
+                       uint32_t words);
 /* The tick on (SysTick from the core clock core_hz), then the first task; never returns. */
 __attribute__((noreturn)) void sched_start(uint32_t core_hz);
 void sched_pendsv_handler(void);
