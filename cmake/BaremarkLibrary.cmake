@@ -2,7 +2,7 @@
 # The kit as a library in a project that chose its own toolchain, flags, start-up and linker
 # script (docs/library.md), after add_subdirectory(<kit>) (or FetchContent):
 #
-#   baremark_add_library(NAME bmlib ARCH riscv|armv7m|hosted
+#   baremark_add_library(NAME bmlib ARCH riscv|aarch64|armv7m|x86_64|hosted
 #                        [SOURCES a.c ...] [BENCHMARK_DIRS dir ...]        # your code: BM_WARN_FLAGS
 #                        [THIRD_PARTY a.c ...] [THIRD_PARTY_DIRS dir ...]  # not yours: no -Werror
 #                        [THIRD_PARTY_FILES glob ...] [THIRD_PARTY_EXCLUDE glob ...]
@@ -133,12 +133,9 @@ function(_bm_lib_arch name arch srcs_out incs_out flags_out hosted_out)
     set(dir ${BAREMARK_DIR}/arch/host-${cpu})
     set(srcs ${dir}/arch.c ${BAREMARK_DIR}/arch/hosted/lib.c)
     set(hosted ON)
-  elseif(arch MATCHES "^(riscv|armv7m)$")
+  elseif(arch MATCHES "^(riscv|aarch64|armv7m|x86_64)$")
     set(dir ${BAREMARK_DIR}/arch/${arch})
     set(srcs ${dir}/lib.c)
-  elseif(arch MATCHES "^(aarch64|x86_64)$")
-    message(FATAL_ERROR "baremark_add_library(${name}): ARCH ${arch} has no library cold path yet "
-                        "(arch/${arch}/lib.c): riscv, armv7m and hosted have one")
   else()
     message(FATAL_ERROR "baremark_add_library(${name}): ARCH '${arch}': use riscv, aarch64, armv7m, x86_64 or hosted")
   endif()

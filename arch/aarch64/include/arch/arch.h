@@ -129,7 +129,9 @@ static inline __attribute__((always_inline)) void arch_snap_end_ev(struct arch_s
  * arch.cmake's BM_USER_ISOLATED; usermode.S), where it reads the counters (PMUSERENR_EL0,
  * CNTKCTL_EL1) and, where the page tables can say so (arch facts, "benchmarks"), nothing of the
  * kit's memory; it asks the kit with an SVC. The kit's handler runs C that may use the FP/SIMD
- * registers the AAPCS64 lets a callee change: the call says so. */
+ * registers the AAPCS64 lets a callee change: the call says so. (A library build, which owns no
+ * vectors, defines ARCH_USER_ISOLATED 0: then both calls are plain, bm/services.h.) */
+#if ARCH_USER_ISOLATED
 #include "arch/svc.h"
 uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1);
 static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b)
@@ -144,5 +146,6 @@ static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b
 	                   "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31");
 	return r0;
 }
+#endif
 
 #endif /* ARCH_AARCH64_ARCH_H */
