@@ -46,36 +46,22 @@ app_vectors:
 	.endr
 
 /* The caller-saved registers around app_trap(esr, elr, far), which returns the address to resume
- * at (it does not return for a benchmark's fault: the kit goes on in its own frame). */
+ * at (it does not return for a benchmark's fault: the kit goes on in its own frame). x0..x18,
+ * x29 and x30, in pairs: PAIRS(stp) saves them, PAIRS(ldp) loads them back. */
+#define PAIRS(op)                                                                          \
+	op x0, x1, [sp, #0]; op x2, x3, [sp, #16]; op x4, x5, [sp, #32]; op x6, x7, [sp, #48];     \
+	op x8, x9, [sp, #64]; op x10, x11, [sp, #80]; op x12, x13, [sp, #96];                      \
+	op x14, x15, [sp, #112]; op x16, x17, [sp, #128]; op x18, x29, [sp, #144];                 \
+	op x30, xzr, [sp, #160]
 app_sync:
 	sub sp, sp, #176
-	stp x0, x1, [sp, #0]
-	stp x2, x3, [sp, #16]
-	stp x4, x5, [sp, #32]
-	stp x6, x7, [sp, #48]
-	stp x8, x9, [sp, #64]
-	stp x10, x11, [sp, #80]
-	stp x12, x13, [sp, #96]
-	stp x14, x15, [sp, #112]
-	stp x16, x17, [sp, #128]
-	stp x18, x29, [sp, #144]
-	str x30, [sp, #160]
+	PAIRS(stp)
 	mrs x0, esr_el1
 	mrs x1, elr_el1
 	mrs x2, far_el1
 	bl app_trap
 	msr elr_el1, x0
-	ldp x0, x1, [sp, #0]
-	ldp x2, x3, [sp, #16]
-	ldp x4, x5, [sp, #32]
-	ldp x6, x7, [sp, #48]
-	ldp x8, x9, [sp, #64]
-	ldp x10, x11, [sp, #80]
-	ldp x12, x13, [sp, #96]
-	ldp x14, x15, [sp, #112]
-	ldp x16, x17, [sp, #128]
-	ldp x18, x29, [sp, #144]
-	ldr x30, [sp, #160]
+	PAIRS(ldp)
 	add sp, sp, #176
 	eret
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* A Cortex-M benchmark that faults, for an application that forwards its fault handler to the kit
- * (examples/library/sched-mps2 with APP_BENCHMARK_DIRS=tests/library/faulty): the kit reports it
- * as a trap, and the benchmarks after it in name order (crc32) still run (run-example). */
+/* A benchmark that faults (UDF: Thumb and A64 alike), for an application that forwards its faults
+ * to the kit (examples/library/sched-mps2 or bare-aarch64 with APP_BENCHMARK_DIRS=
+ * tests/library/faulty): the kit reports it as a trap, and the benchmarks after it in name order
+ * (crc32) still run (run-example). */
 #include "bm/bench.h"
 
 static int never_right(void)

@@ -68,7 +68,9 @@ static inline __attribute__((always_inline)) void arch_snap_end(struct arch_snap
  * arch.cmake's BM_USER_ISOLATED; usermode.S), where it reads the TSC (CR4.TSD clear) and nothing of
  * the kit's memory; it asks the kit with int $X86_VEC_KIT, whose gate runs bm_kit_service: C that
  * may change what the SysV ABI lets a callee change (the call says so; no x87 value lives across
- * it, and the kit's C uses no x87). */
+ * it, and the kit's C uses no x87). (A library build, which owns no IDT, defines
+ * ARCH_USER_ISOLATED 0: then both calls are plain, bm/services.h.) */
+#if ARCH_USER_ISOLATED
 uintptr_t arch_user_call(uintptr_t (*fn)(uintptr_t, uintptr_t), uintptr_t a0, uintptr_t a1);
 static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b)
 {
@@ -80,5 +82,6 @@ static inline uintptr_t arch_kit_call(unsigned service, uintptr_t a, uintptr_t b
 	                   "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
 	return r;
 }
+#endif
 
 #endif /* ARCH_X86_64_ARCH_H */
