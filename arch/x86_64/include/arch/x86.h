@@ -33,6 +33,8 @@
 #define X86_PTE_US X86_AC(0x4, ull)   /* ring 3 may use it (at every level of the walk) */
 #define X86_PTE_PWT X86_AC(0x8, ull)  /* write-through */
 #define X86_PTE_PCD X86_AC(0x10, ull) /* cache disabled */
+#define X86_PTE_A X86_AC(0x20, ull)   /* accessed (the CPU sets it on a walk) */
+#define X86_PTE_D X86_AC(0x40, ull)   /* dirty (the CPU sets it on a write through the entry) */
 #define X86_PTE_PS X86_AC(0x80, ull)  /* a 2 MiB page (in a page directory) */
 /* The 2 MiB blocks, from FLASH's, that get 4 KiB pages (arch/x86_64/paging.c; the board's
  * memory.ld keeps the image within them). */
