@@ -28,4 +28,10 @@ int arch_host_selected(const char *name, void *opt);
 /* The per-benchmark accounting table of the run just ended, on the console (then forgets it). */
 void arch_host_print_accounting(int print);
 
+/* ---- events.c ---- */
+/* The perf group as the kit set it up (0), else why not (disabled, reset: arch/hosted/state.c
+ * names the benchmark), and the group counting again. */
+uintptr_t arch_host_events_state(void);
+void arch_host_events_state_put(void);
+
 #endif
