@@ -264,8 +264,9 @@ void arch_host_events_read(uint64_t *slots)
  * no longer counts (disabled: the time it has been enabled stands still between two reads), bit 1
  * when a count went back since the last check (reset), bit 2 when it cannot be read (its
  * descriptor closed: the next snapshot's read ends the run). No group: 0. */
-uintptr_t arch_host_events_state(void)
+uintptr_t arch_host_events_state(const struct bm_state_reg *r)
 {
+	(void)r;
 	uint64_t v[BM_EVENTS_MAX], t0 = 0, t1 = 0;
 	if (!n_fd)
 		return 0;
@@ -276,8 +277,11 @@ uintptr_t arch_host_events_state(void)
 
 /* The group enabled again (every member: PERF_IOC_FLAG_GROUP), and counted on from where it
  * stands: a reset spoils only the batches across it, the benchmark's own. */
-void arch_host_events_state_put(void)
+void arch_host_events_state_put(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now)
 {
+	(void)r;
+	(void)kit;
+	(void)now;
 	if (n_fd)
 		ioctl(fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 	went_back = 0;

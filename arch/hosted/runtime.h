@@ -29,9 +29,10 @@ int arch_host_selected(const char *name, void *opt);
 void arch_host_print_accounting(int print);
 
 /* ---- events.c ---- */
-/* The perf group as the kit set it up (0), else why not (disabled, reset: arch/hosted/state.c
- * names the benchmark), and the group counting again. */
-uintptr_t arch_host_events_state(void);
-void arch_host_events_state_put(void);
+/* The perf group as the kit set it up (0), else why not (disabled, reset), and the group counting
+ * again: arch/hosted/state.c's entry for it (struct bm_state_reg, bm/services.h). */
+struct bm_state_reg;
+uintptr_t arch_host_events_state(const struct bm_state_reg *r);
+void arch_host_events_state_put(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now);
 
 #endif

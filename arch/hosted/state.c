@@ -64,26 +64,13 @@ static void stdout_put(const struct bm_state_reg *r, uintptr_t kit, uintptr_t no
 		dup2(stdout_copy, STDOUT_FILENO);
 }
 
-static uintptr_t events_get(const struct bm_state_reg *r)
-{
-	(void)r;
-	return arch_host_events_state();
-}
-
-static void events_put(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now)
-{
-	(void)r;
-	(void)kit;
-	(void)now;
-	arch_host_events_state_put();
-}
-
 static const struct bm_state_reg regs[] = {
 	BM_STATE_REG("the FP rounding mode (fesetround)", round_get, round_put, 0, 0xffffffffu),
 	BM_STATE_REG("the kit's signal handlers or their mask (SIGALRM, SIGSEGV, ...)", signals_get, signals_put, 0,
 	             ~(uintptr_t)0),
 	BM_STATE_REG("standard output (the console: closed or redirected)", stdout_get, stdout_put, 0, ~(uintptr_t)0),
-	BM_STATE_REG("the perf event group (disabled, or its counts reset)", events_get, events_put, 0, ~(uintptr_t)0),
+	BM_STATE_REG("the perf event group (disabled, or its counts reset)", arch_host_events_state,
+	             arch_host_events_state_put, 0, ~(uintptr_t)0),
 };
 
 BM_STATE_ARCH(regs)

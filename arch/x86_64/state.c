@@ -9,7 +9,7 @@
  * read-only to ring 0 too (CR0.WP, above), and which ones CR3 points to is kept; a benchmark that
  * clears WP, writes them and sets it again leaves the dirty bit set in the entry of the page it
  * wrote: only then are they compared with the kit's copy, and put back. */
-#include "arch/x86.h"
+#include "arch/arch.h"
 #include "bm/port.h"
 
 struct idtr {
@@ -89,18 +89,19 @@ static void write_reg(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now
 #define PAGE_WORDS 512u
 #define BLOCK_BYTES (PAGE_WORDS * PAGE_BYTES)
 #define PAGING_PAGES (6u + X86_PT_BLOCKS)
-#define TABLE_PAGES (PAGING_PAGES + 2u)
+#define TABLE_PAGES X86_TABLE_PAGES
 #define PAGES(lo, hi) ((lo) << 8 | (hi)) /* an entry's arg: its pages lo..hi-1 */
-extern uint64_t arch_x86_pml4[], arch_x86_pt[X86_PT_BLOCKS][PAGE_WORDS];
+extern uint64_t arch_x86_pt[X86_PT_BLOCKS][PAGE_WORDS];
 extern char __flash_origin[];
 
-/* The kit's copy, taken at the first read (arch_state_save, the dirty bits cleared first). */
-static uint64_t tables_kept[TABLE_PAGES * PAGE_WORDS];
-static uint8_t tables_kept_ok;
+/* The kit's copy (paging.c's, before the tables went read-only; in FLASH, out of the kit's .bss);
+ * at the first read (arch_state_save) the dirty bits are cleared. */
+uint64_t arch_x86_tables_kept[X86_TABLE_PAGES * 512] __attribute__((section(".ro_after_init"), aligned(8)));
+static uint8_t tables_clean_once;
 
 static volatile uint64_t *table_entry(unsigned page)
 {
-	uintptr_t a = (uintptr_t)arch_x86_pml4 + page * PAGE_BYTES;
+	uintptr_t a = (uintptr_t)arch_x86_tables + page * PAGE_BYTES;
 	return &arch_x86_pt[a / BLOCK_BYTES - (uintptr_t)__flash_origin / BLOCK_BYTES][a / PAGE_BYTES % PAGE_WORDS];
 }
 
@@ -135,13 +136,11 @@ static uint64_t word_mask(unsigned w)
  * else 1 + the first word that differs. */
 static uintptr_t tables_get(const struct bm_state_reg *r)
 {
-	const uint64_t *t = arch_x86_pml4;
+	const uint64_t *t = arch_x86_tables;
 	unsigned lo = (unsigned)r->arg >> 8, hi = (unsigned)r->arg & 0xffu;
-	if (!tables_kept_ok) {
+	if (!tables_clean_once) {
 		tables_clean();
-		for (unsigned w = 0; w < TABLE_PAGES * PAGE_WORDS; w++)
-			tables_kept[w] = t[w];
-		tables_kept_ok = 1;
+		tables_clean_once = 1;
 	}
 	uint64_t dirty = 0;
 	for (unsigned i = lo; i < hi; i++)
@@ -149,7 +148,7 @@ static uintptr_t tables_get(const struct bm_state_reg *r)
 	if (!(dirty & X86_PTE_D))
 		return 0;
 	for (unsigned w = lo * PAGE_WORDS; w < hi * PAGE_WORDS; w++)
-		if ((t[w] ^ tables_kept[w]) & word_mask(w))
+		if ((t[w] ^ arch_x86_tables_kept[w]) & word_mask(w))
 			return 1 + w;
 	tables_clean(); /* (written, but as it was) */
 	return 0;
@@ -159,12 +158,12 @@ static void tables_put(const struct bm_state_reg *r, uintptr_t kit, uintptr_t no
 {
 	(void)kit;
 	(void)now;
-	volatile uint64_t *t = arch_x86_pml4;
+	volatile uint64_t *t = arch_x86_tables;
 	unsigned lo = (unsigned)r->arg >> 8, hi = (unsigned)r->arg & 0xffu;
 	write_protect(0);
 	for (unsigned w = lo * PAGE_WORDS; w < hi * PAGE_WORDS; w++)
-		if ((t[w] ^ tables_kept[w]) & word_mask(w))
-			t[w] = tables_kept[w];
+		if ((t[w] ^ arch_x86_tables_kept[w]) & word_mask(w))
+			t[w] = arch_x86_tables_kept[w];
 	write_protect(1);
 	tables_clean();
 }

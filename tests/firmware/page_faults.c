@@ -113,7 +113,7 @@ BM_BENCHMARK(perf_disabled_victim, pages_fresh, .setup = map_region, .teardown =
 }
 
 /* A body that resets the group's counts in every batch: each batch reads less at its end than at
- * its start (a wrap, ~1.8e19 per iteration, was printed ok). It fails, named by the group; the
+ * its start (a wrap, near 2^64, was printed ok). It fails, named by the group; the
  * benchmark after it counts its faults. */
 BM_BENCHMARK(perf_reset, always_right, .setup = perf_fds_find, .max_iters = 1)
 {
