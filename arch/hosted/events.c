@@ -2,7 +2,8 @@
 /* Events on a hosted arch (bm/events.h, docs/events.md): the portable names perf_event_open has,
  * as one group for the run (this thread, pinned), read with one read() in the event snapshots
  * (arch/hosted_events.h). Software events open everywhere; hardware and cache events where the
- * machine shows a PMU, else not counted with the errno perf_event_open gave. */
+ * machine shows a PMU, else not counted with the errno perf_event_open gave. Benchmark code can
+ * disable or reset the group (ioctl on its descriptors): checked after every benchmark. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -53,6 +54,10 @@ static const struct {
 static int fd[BM_EVENTS_MAX];
 static unsigned n_fd, slot_of[BM_EVENTS_MAX];
 char arch_host_events_fact[200];
+/* Each value at the last read, and whether one read lower than that since the group was checked
+ * (perf counts only go up: the group was reset, PERF_EVENT_IOC_RESET). */
+static uint64_t last_read[BM_EVENTS_MAX];
+static uint8_t went_back;
 
 /* kernel.perf_event_paranoid (-99: unreadable). */
 static int perf_paranoid(void)
@@ -115,9 +120,12 @@ static const char *errno_meaning(int err, uint32_t type)
 
 static void close_group(void)
 {
-	for (unsigned j = 0; j < n_fd; j++)
+	for (unsigned j = 0; j < n_fd; j++) {
 		close(fd[j]);
+		last_read[j] = 0;
+	}
 	n_fd = 0;
+	went_back = 0;
 }
 
 /* Opens event k of the table as a member of the group (or its leader, the first). */
@@ -125,7 +133,7 @@ static int open_one(unsigned k, int exclude_kernel)
 {
 	struct perf_event_attr a;
 	perf_attr(&a, table[k].type, table[k].config, exclude_kernel);
-	a.read_format = PERF_FORMAT_GROUP;
+	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED; /* (the leader's: see arch_host_events_state) */
 	/* The leader starts disabled and pinned: the whole group counts from one enable, and a group
 	 * the PMU cannot hold is put in error state (reads return 0 bytes) rather than multiplexed
 	 * (counts scaled from part of the time: not the batch's counts). */
@@ -134,15 +142,19 @@ static int open_one(unsigned k, int exclude_kernel)
 	return perf_open(&a, n_fd ? fd[0] : -1);
 }
 
-/* One read of the group; 1 when it gave every value. */
-static int read_group(uint64_t *v)
+/* One read of the group (its values, and the ns it has been enabled); 1 when it gave every value. */
+static int read_group(uint64_t *v, uint64_t *enabled_ns)
 {
-	uint64_t buf[1 + BM_EVENTS_MAX];
-	ssize_t want = (ssize_t)((1 + n_fd) * sizeof *buf);
+	uint64_t buf[2 + BM_EVENTS_MAX];
+	ssize_t want = (ssize_t)((2 + n_fd) * sizeof *buf);
 	if (read(fd[0], buf, (size_t)want) != want || buf[0] != n_fd)
 		return 0;
-	for (unsigned j = 0; j < n_fd; j++)
-		v[j] = buf[1 + j];
+	*enabled_ns = buf[1];
+	for (unsigned j = 0; j < n_fd; j++) {
+		v[j] = buf[2 + j];
+		went_back |= v[j] < last_read[j];
+		last_read[j] = v[j];
+	}
 	return 1;
 }
 
@@ -214,11 +226,11 @@ void arch_events_setup(struct bm_event *ev, unsigned n)
 	for (unsigned i = 0; i < n; i++)
 		settled |= (unsigned)(ev[i].reason != 0) << i;
 	open_group(ev, n, settled, exclude_kernel, paranoid, 1);
-	uint64_t v[BM_EVENTS_MAX];
+	uint64_t v[BM_EVENTS_MAX], enabled_ns;
 	int held = 1;
 	if (n_fd) {
 		ioctl(fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
-		held = read_group(v);
+		held = read_group(v, &enabled_ns);
 	}
 	if (!held) { /* the PMU could not hold the hardware events with the others: software ones only */
 		open_group(ev, n, settled, exclude_kernel, paranoid, 0);
@@ -236,14 +248,41 @@ void arch_events_setup(struct bm_event *ev, unsigned n)
  * benchmark closed the descriptor) would leave figures that are not the batch's: the run ends. */
 void arch_host_events_read(uint64_t *slots)
 {
-	uint64_t v[BM_EVENTS_MAX];
+	uint64_t v[BM_EVENTS_MAX], enabled_ns;
 	for (int i = 0; i < BM_EVENT_SLOTS; i++)
 		slots[i] = 0;
-	if (!read_group(v)) {
+	if (!read_group(v, &enabled_ns)) {
 		bm_fatal_abort((const char *const[]){"the perf_event_open group could not be read (the PMU dropped it, or its "
 		                                      "descriptor was closed): no event figure can be trusted",
 		                                      0});
 	}
 	for (unsigned j = 0; j < n_fd; j++)
 		slots[slot_of[j]] = v[j];
+}
+
+/* The group as the kit set it up (arch/hosted/state.c, after every benchmark): 0, or bit 0 when it
+ * no longer counts (disabled: the time it has been enabled stands still between two reads), bit 1
+ * when a count went back since the last check (reset), bit 2 when it cannot be read (its
+ * descriptor closed: the next snapshot's read ends the run). No group: 0. */
+uintptr_t arch_host_events_state(const struct bm_state_reg *r)
+{
+	(void)r;
+	uint64_t v[BM_EVENTS_MAX], t0 = 0, t1 = 0;
+	if (!n_fd)
+		return 0;
+	if (!read_group(v, &t0) || !read_group(v, &t1))
+		return 4;
+	return (uintptr_t)(t1 == t0) | (uintptr_t)went_back << 1;
+}
+
+/* The group enabled again (every member: PERF_IOC_FLAG_GROUP), and counted on from where it
+ * stands: a reset spoils only the batches across it, the benchmark's own. */
+void arch_host_events_state_put(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now)
+{
+	(void)r;
+	(void)kit;
+	(void)now;
+	if (n_fd)
+		ioctl(fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	went_back = 0;
 }

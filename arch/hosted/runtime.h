@@ -28,4 +28,11 @@ int arch_host_selected(const char *name, void *opt);
 /* The per-benchmark accounting table of the run just ended, on the console (then forgets it). */
 void arch_host_print_accounting(int print);
 
+/* ---- events.c ---- */
+/* The perf group as the kit set it up (0), else why not (disabled, reset), and the group counting
+ * again: arch/hosted/state.c's entry for it (struct bm_state_reg, bm/services.h). */
+struct bm_state_reg;
+uintptr_t arch_host_events_state(const struct bm_state_reg *r);
+void arch_host_events_state_put(const struct bm_state_reg *r, uintptr_t kit, uintptr_t now);
+
 #endif

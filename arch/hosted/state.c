@@ -2,13 +2,15 @@
 /* What the kit relies on of a Linux process that benchmark code can change, kept and put back
  * after every benchmark (bm/port.h, arch_state_restore): the floating-point environment's
  * rounding mode (fesetround), the kit's signal handlers and their mask (its traps and watchdog),
- * and standard output (its console: closed or redirected, the run's records would be lost). */
+ * standard output (its console: closed or redirected, the run's records would be lost), and the
+ * perf group of an events build (disabled, every later count 0; reset, a batch across it wraps). */
 #include <fcntl.h>
 #include <fenv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "arch/hosted.h"
+#include "runtime.h"
 
 static uintptr_t round_get(const struct bm_state_reg *r)
 {
@@ -67,6 +69,8 @@ static const struct bm_state_reg regs[] = {
 	BM_STATE_REG("the kit's signal handlers or their mask (SIGALRM, SIGSEGV, ...)", signals_get, signals_put, 0,
 	             ~(uintptr_t)0),
 	BM_STATE_REG("standard output (the console: closed or redirected)", stdout_get, stdout_put, 0, ~(uintptr_t)0),
+	BM_STATE_REG("the perf event group (disabled, or its counts reset)", arch_host_events_state,
+	             arch_host_events_state_put, 0, ~(uintptr_t)0),
 };
 
 BM_STATE_ARCH(regs)

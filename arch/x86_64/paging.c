@@ -41,11 +41,18 @@ static uint64_t page_entry(uintptr_t a)
 	return a | X86_PTE_P | X86_PTE_RW;
 }
 
-/* What ring 3 reads of the kit's own besides code and constants: written here, while FLASH is
- * still writable (linker/common.ld's .ro_after_init), read-only to both rings after. */
+/* What ring 3 reads of the kit's own besides code and constants, and the kit's copy of its
+ * tables: written here, while FLASH is still writable (linker/common.ld's .ro_after_init),
+ * read-only to both rings after. */
 static void ro_after_init(void)
 {
 	arch_x86_has_rdtscp = (uint8_t)x86_has_rdtscp();
+}
+
+/* The PD entry of block i from FLASH's: its page table, which says what each page may do. */
+static uint64_t pd_entry(uintptr_t i)
+{
+	return (uintptr_t)arch_x86_pt[i] | X86_PTE_P | X86_PTE_RW | X86_PTE_US;
 }
 
 void arch_x86_paging_init(void);
@@ -63,13 +70,19 @@ void arch_x86_paging_init(void)
 	for (uintptr_t b = first; b < end; b++)
 		for (unsigned i = 0; i < 512; i++)
 			arch_x86_pt[b - first][i] = page_entry(b * BLOCK_BYTES + i * PAGE_BYTES);
+	/* The copy, as the tables will be once the blocks below have their pages (FLASH is read-only
+	 * from the first of them on). */
+	for (unsigned w = 0; w < X86_TABLE_PAGES * 512u; w++)
+		arch_x86_tables_kept[w] = arch_x86_tables[w];
+	for (uintptr_t b = first; b < end; b++)
+		arch_x86_tables_kept[((uintptr_t)&arch_x86_pd[b] - (uintptr_t)arch_x86_tables) / 8] = pd_entry(b - first);
 	/* Then the blocks take their pages, the tables' own block last: from that write on, the
 	 * tables are read-only. */
 	uintptr_t tables = (uintptr_t)__x86_tables_lo / BLOCK_BYTES;
 	for (uintptr_t b = first; b < end; b++)
 		if (b != tables)
-			arch_x86_pd[b] = (uintptr_t)arch_x86_pt[b - first] | X86_PTE_P | X86_PTE_RW | X86_PTE_US;
-	arch_x86_pd[tables] = (uintptr_t)arch_x86_pt[tables - first] | X86_PTE_P | X86_PTE_RW | X86_PTE_US;
+			arch_x86_pd[b] = pd_entry(b - first);
+	arch_x86_pd[tables] = pd_entry(tables - first);
 	/* (no TLB entry of before may stay: the 2 MiB pages were writable) */
 	__asm__ volatile("mov %%cr3, %%rax\n\tmov %%rax, %%cr3" : : : "rax", "memory");
 }

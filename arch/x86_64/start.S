@@ -180,7 +180,8 @@ arch_x86_gdt_ptr:
 	.section .x86tables, "aw", @nobits
 	.balign 4096
 	.globl arch_x86_pml4, arch_x86_pdpt, arch_x86_pd, arch_x86_pt, arch_x86_idt, arch_x86_gdt, arch_x86_tss
-	.globl arch_x86_tables_end
+	.globl arch_x86_tables, arch_x86_tables_end
+arch_x86_tables:
 arch_x86_pml4:
 	.skip 4096
 arch_x86_pdpt:

@@ -511,6 +511,32 @@ BM_BENCHMARK(fault_pmp_open_victim, always_right, .max_iters = 1)
 }
 #endif
 
+#if ARCH_TEST_HAS_IDT_PATCH
+/* A privileged teardown that patches the kit's own IDT in place (write protection off around it)
+ * so that an undefined instruction is skipped, and passes: it fails, named by the IDT, and the kit
+ * puts its gate back, so the benchmark after it, an undefined instruction, is a trap (with the
+ * patch left: ok). */
+LEAVES_CHANGED(fault_idt_patch, arch_test_idt_patch(), 1)
+
+BM_BENCHMARK(fault_idt_patch_victim, always_right)
+{
+	arch_test_undefined();
+}
+#endif
+
+#if ARCH_TEST_HAS_PAGE_OPEN
+/* A privileged teardown that opens a page of the kit's to ring 3 in the page tables (write
+ * protection off around it) and passes: it fails, named by the page tables, and the kit puts the
+ * entry back, so the benchmark after it, which stores into that page, is a trap (with the entry
+ * left: ok, the store went through). */
+LEAVES_CHANGED(fault_page_open, arch_test_page_open(), 1)
+
+BM_BENCHMARK(fault_page_open_victim, always_right, .max_iters = 1)
+{
+	*arch_test_kit_word() = 0x5a5a5a5au;
+}
+#endif
+
 #ifdef BM_TEST_CONSOLE_OFF
 /* A benchmark that turns the console off and passes: it fails, named by that, and the kit sets the
  * console up again, so the next benchmark's row and records arrive. How: the console driver's hook

@@ -13,6 +13,9 @@
  * read-only after, so the branch on it in arch_snap_end() takes the same way every time. It lies
  * in FLASH (.ro_after_init), where ring 3, which reads the TSC too, may read it. */
 extern uint8_t arch_x86_has_rdtscp;
+/* The tables (start.S's .x86tables, from arch_x86_pml4 on), and the kit's copy of them as paging.c leaves them (state.c puts back what a benchmark
+ * changed), in FLASH (.ro_after_init) too: out of the kit's .bss, and as read-only as the tables. */
+extern uint64_t arch_x86_tables[X86_TABLE_PAGES * 512], arch_x86_tables_kept[X86_TABLE_PAGES * 512];
 
 /* The TSC counts nominal (reference) cycles, not core clocks, and there is no instructions-
  * retired counter on QEMU's TCG CPUs (no PMU), so instret is always 0 here. */

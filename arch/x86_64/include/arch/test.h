@@ -75,6 +75,59 @@ static inline void arch_test_vector_replace(void)
 	__asm__ volatile("lidt %0" : : "m"(r) : "memory");
 }
 
+/* Write protection off for ring 0 (CR0.WP), around a write into the kit's tables, then on again:
+ * nothing of the CPU's own state shows the write after. */
+static inline void arch_test_write_protect(int on)
+{
+	uint64_t v;
+	__asm__ volatile("mov %%cr0, %0" : "=r"(v));
+	v = on ? v | X86_CR0_WP : v & ~X86_CR0_WP;
+	__asm__ volatile("mov %0, %%cr0" : : "r"(v) : "memory");
+}
+
+/* The kit's own IDT patched in place (vector 6's gate to arch_test_skip_ud2, above), write
+ * protection off around it: the IDTR unchanged, the next benchmark's undefined instruction would
+ * be skipped, unseen. */
+#define ARCH_TEST_HAS_IDT_PATCH 1
+static inline void arch_test_idt_patch(void)
+{
+	extern char arch_test_skip_ud2[];
+	struct __attribute__((packed)) {
+		uint16_t limit;
+		uint64_t base;
+	} r;
+	__asm__ volatile("sidt %0" : "=m"(r));
+	volatile uint64_t *gate = (volatile uint64_t *)r.base + 2 * 6;
+	uint64_t h = (uint64_t)(uintptr_t)arch_test_skip_ud2;
+	arch_test_write_protect(0);
+	gate[0] = (gate[0] & 0x0000ffffffff0000ull) | (h & 0xffffu) | ((h >> 16 & 0xffffu) << 48);
+	gate[1] = (gate[1] & 0xffffffff00000000ull) | (h >> 32);
+	arch_test_write_protect(1);
+}
+
+/* A word of the kit's that benchmark code must not reach: in the page of its GDT and TSS, past
+ * the TSS (unused: a write there harms nothing when it goes through). */
+static inline volatile uint32_t *arch_test_kit_word(void)
+{
+	extern char arch_x86_tss[];
+	return (volatile uint32_t *)(arch_x86_tss + 2048);
+}
+
+/* The page of arch_test_kit_word opened to ring 3 (writable, user) in the kit's page tables, write
+ * protection off around it: the next benchmark could write over the kit's tables. */
+#define ARCH_TEST_HAS_PAGE_OPEN 1
+static inline void arch_test_page_open(void)
+{
+	extern uint64_t arch_x86_pt[X86_PT_BLOCKS][512];
+	extern char __flash_origin[];
+	uintptr_t a = (uintptr_t)arch_test_kit_word();
+	volatile uint64_t *pte = &arch_x86_pt[(a >> 21) - ((uintptr_t)__flash_origin >> 21)][a >> 12 & 511u];
+	arch_test_write_protect(0);
+	*pte |= X86_PTE_RW | X86_PTE_US;
+	arch_test_write_protect(1);
+	__asm__ volatile("invlpg (%0)" : : "r"(a) : "memory");
+}
+
 /* What only ring 0 may do, from benchmark code, which runs in ring 3 (IOPL 0, no I/O bitmap; the
  * devices' pages supervisor-only): a read of COM1's line status (port I/O), of CR3, and of the
  * local APIC's ID register. Each faults there (#GP, #GP, #PF); ring 0 would only read. */

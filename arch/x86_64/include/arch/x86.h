@@ -33,10 +33,15 @@
 #define X86_PTE_US X86_AC(0x4, ull)   /* ring 3 may use it (at every level of the walk) */
 #define X86_PTE_PWT X86_AC(0x8, ull)  /* write-through */
 #define X86_PTE_PCD X86_AC(0x10, ull) /* cache disabled */
+#define X86_PTE_A X86_AC(0x20, ull)   /* accessed (the CPU sets it on a walk) */
+#define X86_PTE_D X86_AC(0x40, ull)   /* dirty (the CPU sets it on a write through the entry) */
 #define X86_PTE_PS X86_AC(0x80, ull)  /* a 2 MiB page (in a page directory) */
 /* The 2 MiB blocks, from FLASH's, that get 4 KiB pages (arch/x86_64/paging.c; the board's
  * memory.ld keeps the image within them). */
 #define X86_PT_BLOCKS 8
+/* start.S's .x86tables in pages: the PML4, the PDPT, 4 PDs, the X86_PT_BLOCKS page tables, the
+ * IDT, then the GDT with the TSS. */
+#define X86_TABLE_PAGES (8 + X86_PT_BLOCKS)
 
 /* The GDT (start.S): null, 64-bit ring-0 code, ring-0 data, the TSS's 16-byte descriptor, then
  * ring 3's data and 64-bit code; a selector for ring 3 carries RPL 3 (X86_RPL3). */
