@@ -81,6 +81,13 @@ static inline __attribute__((always_inline)) uint32_t seal_delta(uint32_t h, con
 	return h;
 }
 
+uint32_t bm_user_seal(uint32_t key, const struct bm_user_sample *s, uint32_t runs, uint32_t taken)
+{
+	for (uint32_t i = 0; i < runs; i++)
+		key = seal_word(seal_delta(key, &s[i].d), s[i].count);
+	return seal_word(key, (uint64_t)runs << 32 | taken);
+}
+
 /* The batches' side of a call (BM_USER_SAMPLES; BM_USER_BATCH is one of them): runs of equal
  * readings, up to j->n batches; a chunk ends at its BM_USER_CHUNK-th run (which may go on in the
  * next chunk), or at a failed setup_each (each_failed). Few values live across the batch's call
@@ -239,7 +246,7 @@ const char *bm_user_fault(const struct bm_fault *f, int *overflow)
 #define UNWRITTEN UINT64_MAX
 
 /* What the kit allows a chunk's readings to fall short of its own timing of the call by: the
- * bookkeeping the empty probe's calls took (bm_user_calibrate), per call and per batch, and
+ * bookkeeping the empty probe's calls took (bm_clock.c, user_calibrate), per call and per batch, and
  * a margin for what differs between benchmarks (a batch function's own saves and restores, the
  * event slots' copies, each new run's seal and store, a counter that ticks in steps). Under
  * deterministic QEMU all of it is exact, and the margin is that much: a body that shaves more
@@ -267,24 +274,23 @@ static int chunk_verdict(const struct bm_user_job *j, uint32_t n, uint32_t key, 
 		return BM_V_UNREAD;
 	if (!c->taken || c->taken > n || !c->runs || c->runs > BM_USER_CHUNK)
 		return BM_V_READINGS;
-	uint32_t h = key, seen = 0;
+	uint32_t seen = 0;
 	uint64_t ins = 0;
 	for (uint32_t i = 0; i < c->runs; i++) {
 		const struct bm_user_sample *s = &j->s[i];
-		h = seal_word(seal_delta(h, &s->d), s->count);
 		if (!s->count || s->count > c->taken - seen)
 			return BM_V_READINGS;
 		seen += s->count;
 		/* (each product checked against what is left of the span, so no sum wraps) */
 		struct bm_u128 pc = bm_u128_mul64(s->d.cycles, s->count), pi = bm_u128_mul64(s->d.instret, s->count);
 		if (pc.hi || pi.hi || pc.lo > span->cycles - c->sum || pi.lo > span->instret - ins)
-			return BM_V_SPAN;
+			return BM_V_LONG;
 		c->sum += pc.lo;
 		ins += pi.lo;
 	}
-	if (seen != c->taken || j->seal != seal_word(h, (uint64_t)c->runs << 32 | c->taken))
+	if (seen != c->taken || j->seal != bm_user_seal(key, j->s, c->runs, c->taken))
 		return BM_V_READINGS;
-	return oh && !each && c->span - c->sum > short_allowed(oh, c) ? BM_V_SPAN : 0;
+	return oh && !each && c->span - c->sum > short_allowed(oh, c) ? BM_V_SHORT : 0;
 }
 
 int bm_user_batches(const struct bm_bench *b, uint32_t iters, uint32_t n, int timed, const struct bm_overhead *oh,
@@ -328,20 +334,6 @@ static int isolated_call(const struct bm_bench *b, enum bm_user_fn which, uint32
 	if (user_cycles)
 		*user_cycles += bm_cycles_now() - t0;
 	return r;
-}
-
-/* The calibration of the bound on a chunk's bookkeeping (short_allowed): the empty probe's calls
- * of 1 and of 9 batches, the least of 8 each; what one batch more adds, and the rest a call's. */
-void bm_user_calibrate(const struct bm_bench *b, struct bm_overhead *oh)
-{
-	uint64_t gap[2] = {UINT64_MAX, UINT64_MAX};
-	for (unsigned i = 0; i < 16; i++) {
-		struct bm_user_chunk c;
-		if (bm_user_batches(b, 1, i & 1 ? 9 : 1, 0, 0, &c) == 0 && c.span - c.sum < gap[i & 1])
-			gap[i & 1] = c.span - c.sum;
-	}
-	oh->user_batch = gap[1] > gap[0] && gap[1] != UINT64_MAX ? (gap[1] - gap[0]) / 8 : 0;
-	oh->user_call = gap[0] != UINT64_MAX && gap[0] > oh->user_batch ? gap[0] - oh->user_batch : 0;
 }
 
 /* Calls `which` of b on the kit's stack, banded; adds the call's own cycles (not the band's) to

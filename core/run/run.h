@@ -161,7 +161,8 @@ enum bm_verdict {
 	BM_V_VERIFY_SAMPLES, /* its verify failed after the timed samples */
 	BM_V_READINGS,       /* (unprivileged) it wrote over its batches' readings in the kit's job */
 	BM_V_UNREAD,         /* (unprivileged) its call ended before its batch did: no reading */
-	BM_V_SPAN,           /* (unprivileged) its readings disagree with the kit's timing of the call */
+	BM_V_LONG,           /* (unprivileged) its readings add up to more than the kit timed the call */
+	BM_V_SHORT,          /* (unprivileged) ... to less, past the kit's bookkeeping */
 };
 /* Fails res for v; returns 1 (so a step can end with `return bm_verdict(res, v)`). */
 int bm_verdict(struct bm_bench_result *res, enum bm_verdict v);
@@ -284,15 +285,15 @@ struct bm_user_job {
 	uint32_t n;               /* BM_USER_SAMPLES: at most this many batches; on return, how many runs */
 	uint32_t each_failed;     /* on return: the benchmark's setup_each said it failed */
 	uint32_t ev;              /* the batches to run read the event slots (bm_batch_of) */
-	uint32_t key;             /* the kit's, fresh every call: the seal starts from it */
-	uint32_t seal;            /* on return: the runs, their number and the count, sealed as written */
+	uint32_t key, seal;       /* the kit's, fresh every call; on return the runs' (bm_user_seal) */
 	struct bm_user_sample s[BM_USER_CHUNK];
 };
 struct bm_user_job *bm_user_job(void); /* the job: at the top of the benchmark's stack */
+uint32_t bm_user_seal(uint32_t key, const struct bm_user_sample *s, uint32_t runs, uint32_t taken);
 /* Up to n batches of b at iters in one call into its code (timed: the samples, in the cache
  * model's window): 0 and its runs in *c, or the verdict (bm_band.c says how each is found:
- * BM_V_SETUP_EACH, BM_V_READINGS, BM_V_UNREAD, BM_V_SPAN). oh NULL: the calibration of the bound
- * on the kit's bookkeeping (bm_user_calibrate, with the empty probe: oh's user_call, user_batch). */
+ * BM_V_SETUP_EACH, BM_V_READINGS, BM_V_UNREAD, BM_V_LONG, BM_V_SHORT). oh NULL: the calibration of the bound
+ * on the kit's bookkeeping (bm_clock.c, with the empty probe: oh's user_call, user_batch). */
 struct bm_user_chunk {
 	const struct bm_user_sample *s;   /* its runs: runs of them, taken batches */
 	uint32_t runs, taken;
@@ -300,7 +301,6 @@ struct bm_user_chunk {
 };
 int bm_user_batches(const struct bm_bench *b, uint32_t iters, uint32_t n, int timed, const struct bm_overhead *oh,
                     struct bm_user_chunk *c);
-void bm_user_calibrate(const struct bm_bench *b, struct bm_overhead *oh);
 /* What a fault says of the benchmark's code that ran unprivileged when it came (read once after
  * the fault): *overflow when its stack ran past its bottom; the reason of a write past the top of
  * its frames (into the kit's memory above its stack), or NULL. */
@@ -347,8 +347,8 @@ static inline __attribute__((always_inline)) uint64_t bm_account(const struct bm
 	return c;
 }
 
-/* The timed samples, a quarter at a time: -1 as soon as the kit state's guard words are written
- * over, 1 when the benchmark has failed (out->verdict: why), else 0. */
+/* The timed samples, a quarter at a time: -1 as soon as the kit state's guard words are written over,
+ * 1 when the benchmark has failed (out->verdict: why), else 0. */
 int bm_take_samples(const struct bm_bench *b, uint32_t iters, uint32_t samples, const struct bm_overhead *oh,
                     struct bm_kit_state *kit, struct bm_samples_out *out);
 

@@ -256,6 +256,113 @@ BM_BENCHMARK(fault_frame_overrun_far, writes_far_past_frame, .max_iters = 1)
 }
 #endif
 
+#if ARCH_USER_ISOLATED && ARCH_TEST_HAS_USER_RETURN
+/* Where benchmark code runs unprivileged, its batches' readings come back to the kit in the job at
+ * the top of its stack (run/run.h), which its own code can write: what it writes there, or hands
+ * back as made up, may never be a figure. Each of these fails, named; the others' figures are as
+ * in the kit's image. The job of the timed samples' call: the first reading marked by the kit
+ * until the benchmark's side writes it (UINT64_MAX), the warm-up's calls asking for fewer. */
+#include "run/run.h"
+
+static struct bm_user_job *samples_job(void)
+{
+	struct bm_user_job *j = bm_user_job();
+	return j->which == BM_USER_SAMPLES && j->n > 64 ? j : 0;
+}
+
+/* A stray store into a reading already written, in every later batch of the samples: the seal the
+ * benchmark's side folded the reading into as it wrote it no longer matches (before, the check
+ * word computed after the loop sealed the zero: ok, min 0). */
+BM_BENCHMARK(fault_readings_stray, always_right, .max_iters = 1)
+{
+	struct bm_user_job *j = samples_job();
+	if (j && j->s[0].d.cycles != UINT64_MAX)
+		j->s[0].d.cycles = 0;
+}
+
+/* One reading 40 cycles off, once: as small a change as any, caught the same way. */
+static int off40_done;
+
+BM_BENCHMARK(fault_readings_off40, always_right, .max_iters = 1)
+{
+	struct bm_user_job *j = samples_job();
+	if (j && !off40_done && j->s[0].d.cycles != UINT64_MAX) {
+		j->s[0].d.cycles -= 40;
+		off40_done = 1;
+	}
+}
+
+/* A deliberate forger, who read the kit's source: at the samples' first batch it runs the work of
+ * all the batches asked for, then hands back one run of them, each reading a warm-up reading less
+ * 500 (less a quarter, where a reading is counter ticks of a few thousand instructions), sealed
+ * with the call's key, and the count asked for. The seal holds; the kit's own timing of the call
+ * does not: the readings fall short of it by far more than its bookkeeping. */
+static struct bm_delta forged_honest;
+
+static void forged_work(void)
+{
+	for (unsigned i = 0; i < 1000; i++)
+		bm_do_not_optimize(i);
+}
+
+BM_BENCHMARK(fault_readings_forged, always_right, .max_iters = 1)
+{
+	forged_work();
+	struct bm_user_job *j = bm_user_job(), *s = samples_job();
+	if (!s) {
+		if (j->which == BM_USER_SAMPLES && j->s[0].d.cycles != UINT64_MAX)
+			forged_honest = j->s[0].d;
+		return;
+	}
+	uint32_t n = s->n;
+	for (uint32_t i = 1; i < n; i++)
+		forged_work();
+	uint64_t cut = forged_honest.cycles > 2000 ? 500 : forged_honest.cycles / 4;
+	s->s[0].d = forged_honest;
+	s->s[0].d.cycles -= cut;
+	s->s[0].d.instret -= forged_honest.instret > cut ? cut : 0;
+	s->s[0].count = n;
+	s->n = 1;
+	s->each_failed = 0;
+	s->seal = bm_user_seal(s->key, s->s, 1, n);
+	arch_test_user_return(n);
+}
+
+/* A forger in a hurry: at the samples' first batch it hands back a warm-up reading, sealed, as
+ * every batch asked for, and returns at once: a count of batches it did not run. */
+static struct bm_delta count_honest;
+
+BM_BENCHMARK(fault_readings_count, always_right, .max_iters = 1)
+{
+	forged_work();
+	struct bm_user_job *j = bm_user_job(), *s = samples_job();
+	if (!s) {
+		if (j->which == BM_USER_SAMPLES && j->s[0].d.cycles != UINT64_MAX)
+			count_honest = j->s[0].d;
+		return;
+	}
+	uint32_t n = s->n;
+	s->s[0].d = count_honest;
+	s->s[0].count = n;
+	s->n = 1;
+	s->each_failed = 0;
+	s->seal = bm_user_seal(s->key, s->s, 1, n);
+	arch_test_user_return(n);
+}
+
+/* A body whose first call returns to the kit at once, from within its batch (the cold run): the
+ * reading the kit marked is never written (the table printed cold 11936128518282651040). */
+static int unread_done;
+
+BM_BENCHMARK(fault_readings_unread, always_right, .max_iters = 1)
+{
+	if (!unread_done) {
+		unread_done = 1;
+		arch_test_user_return(0);
+	}
+}
+#endif
+
 #if ARCH_TEST_HAS_RING3
 /* What only the kit may do, where benchmark code runs in ring 3: port I/O, a control register, a
  * device's registers. Each is a trap of the benchmark. */
