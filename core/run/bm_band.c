@@ -81,6 +81,13 @@ static inline __attribute__((always_inline)) uint32_t seal_delta(uint32_t h, con
 	return h;
 }
 
+/* A run's count and the next run's reading into the seal: a call, made only when a run ends, so
+ * that a batch that reads as the one before costs none of it. */
+static __attribute__((noinline)) uint32_t seal_run(uint32_t h, uint32_t count, const struct bm_delta *d)
+{
+	return seal_delta(seal_word(h, count), d);
+}
+
 uint32_t bm_user_seal(uint32_t key, const struct bm_user_sample *s, uint32_t runs, uint32_t taken)
 {
 	for (uint32_t i = 0; i < runs; i++)
@@ -111,7 +118,7 @@ static inline __attribute__((always_inline)) uint32_t user_samples(const struct 
 	run->d = d;
 	h = seal_delta(h, &d);
 	for (left--; left; left--) {
-		if (each_batch(b, each, ev, iters, &d) != 0) {
+		if (each_batch(b, each, ev, j->iters, &d) != 0) {
 			j->each_failed = 1;
 			break;
 		}
@@ -120,9 +127,8 @@ static inline __attribute__((always_inline)) uint32_t user_samples(const struct 
 			continue;
 		}
 		run->count = count;
-		h = seal_word(h, count);
+		h = seal_run(h, count, &d);
 		(++run)->d = d;
-		h = seal_delta(h, &d);
 		count = 1;
 		if (run == j->s + BM_USER_CHUNK - 1) {
 			left--;
@@ -246,19 +252,18 @@ const char *bm_user_fault(const struct bm_fault *f, int *overflow)
 #define UNWRITTEN UINT64_MAX
 
 /* What the kit allows a chunk's readings to fall short of its own timing of the call by: the
- * bookkeeping the empty probe's calls took (bm_clock.c, user_calibrate), per call and per batch, and
- * a margin for what differs between benchmarks (a batch function's own saves and restores, the
- * event slots' copies, each new run's seal and store, a counter that ticks in steps). Under
- * deterministic QEMU all of it is exact, and the margin is that much: a body that shaves more
- * than it off every reading, or writes fewer batches than it ran, is caught. On hardware the
- * bookkeeping meets caches and interrupts: four times the margin, and an eighth of the call. */
-#define SHORT_CALL_MARGIN 96u
-#define SHORT_BATCH_MARGIN 48u
-#define SHORT_RUN_MARGIN 64u
+ * bookkeeping the empty probe's calls took (bm_clock.c, user_calibrate), per call and per batch,
+ * and as much again for what differs between benchmarks (a batch function's own saves and
+ * restores, the event slots' copies, each new run's seal and store), in the counter's own units
+ * (a counter that ticks in steps of tens of instructions, SysTick under QEMU, rounds each reading
+ * by up to a step: four more a batch). Under deterministic QEMU all of it is exact, and a body
+ * that shaves more than that off every reading, or writes fewer batches than it ran, is caught.
+ * On hardware the bookkeeping meets caches and interrupts: four times as much, and an eighth of
+ * the call. */
 static uint64_t short_allowed(const struct bm_overhead *oh, const struct bm_user_chunk *c)
 {
-	uint64_t a = oh->user_call + SHORT_CALL_MARGIN + (uint64_t)c->runs * SHORT_RUN_MARGIN +
-	             (uint64_t)c->taken * (oh->user_batch + SHORT_BATCH_MARGIN);
+	uint64_t batch = 2 * oh->user_batch + 4;
+	uint64_t a = 2 * oh->user_call + 16 + (uint64_t)c->runs * (batch + 8) + (uint64_t)c->taken * batch;
 	return bm_build_info.icount ? a : 4 * a + c->span / 8;
 }
 
@@ -275,21 +280,20 @@ static int chunk_verdict(const struct bm_user_job *j, uint32_t n, uint32_t key, 
 	if (!c->taken || c->taken > n || !c->runs || c->runs > BM_USER_CHUNK)
 		return BM_V_READINGS;
 	uint32_t seen = 0;
-	uint64_t ins = 0;
 	for (uint32_t i = 0; i < c->runs; i++) {
-		const struct bm_user_sample *s = &j->s[i];
-		if (!s->count || s->count > c->taken - seen)
+		if (!j->s[i].count || j->s[i].count > c->taken - seen)
 			return BM_V_READINGS;
-		seen += s->count;
-		/* (each product checked against what is left of the span, so no sum wraps) */
-		struct bm_u128 pc = bm_u128_mul64(s->d.cycles, s->count), pi = bm_u128_mul64(s->d.instret, s->count);
-		if (pc.hi || pi.hi || pc.lo > span->cycles - c->sum || pi.lo > span->instret - ins)
-			return BM_V_LONG;
-		c->sum += pc.lo;
-		ins += pi.lo;
+		seen += j->s[i].count;
 	}
 	if (seen != c->taken || j->seal != bm_user_seal(key, j->s, c->runs, c->taken))
 		return BM_V_READINGS;
+	for (uint32_t i = 0; i < c->runs; i++) {
+		/* (each product checked against what is left of the span, so no sum wraps) */
+		struct bm_u128 p = bm_u128_mul64(j->s[i].d.cycles, j->s[i].count);
+		if (p.hi || p.lo > c->span - c->sum)
+			return BM_V_LONG;
+		c->sum += p.lo;
+	}
 	return oh && !each && c->span - c->sum > short_allowed(oh, c) ? BM_V_SHORT : 0;
 }
 
