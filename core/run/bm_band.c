@@ -58,16 +58,17 @@ static inline __attribute__((always_inline)) int each_batch(const struct bm_benc
 }
 
 /* The seal of a chunk (bm_user_batches): each reading and each run's count folded in as the
- * benchmark's side writes them, from the kit's key for the call, the running value in a register:
- * a write into the chunk afterwards (a stray store of its code, during later batches) leaves the
- * chunk unlike its seal; a chunk from an earlier call (another key) too. Not a secret: code that
+ * benchmark's side writes them, from the kit's key for the call, the running value in the job's
+ * seal (not a register: the samples loop has none to spare): a write into the chunk afterwards (a
+ * stray store of its code, during later batches), or into the seal, leaves the chunk unlike its
+ * seal; a chunk from an earlier call (another key) too. Not a secret: code that
  * reads the key can seal what it likes, and the kit's own timing of the call (bm_user_batches)
  * is what catches made-up readings. */
 static inline __attribute__((always_inline)) uint32_t seal_word(uint32_t h, uint64_t w)
 {
-	h = (h ^ (uint32_t)w) * 0x9e3779b1u;
-	h = (h ^ (uint32_t)(w >> 32)) * 0x85ebca77u;
-	return h ^ (h >> 15);
+	/* (one-to-one in h and in each half of w: a change in any one word always shows; a
+	 * multiply-accumulate on most cores) */
+	return (h ^ (uint32_t)w) * 0x9e3779b1u + (uint32_t)(w >> 32);
 }
 
 static inline __attribute__((always_inline)) uint32_t seal_delta(uint32_t h, const struct bm_delta *d)
@@ -98,7 +99,7 @@ uint32_t bm_user_seal(uint32_t key, const struct bm_user_sample *s, uint32_t run
 /* The batches' side of a call (BM_USER_SAMPLES; BM_USER_BATCH is one of them): runs of equal
  * readings, up to j->n batches; a chunk ends at its BM_USER_CHUNK-th run (which may go on in the
  * next chunk), or at a failed setup_each (each_failed). Few values live across the batch's call
- * (the batches left, the run's count, slot and seal; each a constant), so that a batch that reads
+ * (the batches left, the run's count and slot; each a constant), so that a batch that reads
  * as the one before costs the call, a compare and a count, as in the kit's own sampling loop; a
  * new run costs its seal. */
 static inline __attribute__((always_inline)) uint32_t user_samples(const struct bm_bench *b, struct bm_user_job *j,
@@ -107,7 +108,7 @@ static inline __attribute__((always_inline)) uint32_t user_samples(const struct 
 	const uint32_t n = j->n, iters = j->iters;
 	const int ev = (int)j->ev;
 	struct bm_user_sample *run = j->s; /* the current run's */
-	uint32_t left = n, count = 1, h = j->key;
+	uint32_t left = n, count = 1;
 	struct bm_delta d;
 	j->each_failed = 0;
 	if (!left || each_batch(b, each, ev, iters, &d) != 0) {
@@ -116,9 +117,9 @@ static inline __attribute__((always_inline)) uint32_t user_samples(const struct 
 		return 0;
 	}
 	run->d = d;
-	h = seal_delta(h, &d);
+	j->seal = seal_delta(j->key, &d);
 	for (left--; left; left--) {
-		if (each_batch(b, each, ev, j->iters, &d) != 0) {
+		if (each_batch(b, each, ev, iters, &d) != 0) {
 			j->each_failed = 1;
 			break;
 		}
@@ -127,7 +128,7 @@ static inline __attribute__((always_inline)) uint32_t user_samples(const struct 
 			continue;
 		}
 		run->count = count;
-		h = seal_run(h, count, &d);
+		j->seal = seal_run(j->seal, count, &d);
 		(++run)->d = d;
 		count = 1;
 		if (run == j->s + BM_USER_CHUNK - 1) {
@@ -138,7 +139,7 @@ static inline __attribute__((always_inline)) uint32_t user_samples(const struct 
 	run->count = count;
 	uint32_t k = (uint32_t)(run - j->s) + 1;
 	j->n = k;
-	j->seal = seal_word(seal_word(h, count), (uint64_t)k << 32 | (n - left));
+	j->seal = seal_word(seal_word(j->seal, count), (uint64_t)k << 32 | (n - left));
 	return n - left;
 }
 
@@ -246,20 +247,18 @@ const char *bm_user_fault(const struct bm_fault *f, int *overflow)
 	return f->has_addr && f->addr >= s.hi && f->addr - s.hi < s.above ? FRAME_FAULT : 0;
 }
 
-/* The kit's mark in the first reading before a call for batches: the reading of a call that
- * ended before its first batch did (its code returned to the kit from within). No batch reads it:
- * it is longer than any call. */
+/* The kit's mark in the first reading before a call for batches, still there when the call ended
+ * before its first batch did (its code returned to the kit from within): longer than any call. */
 #define UNWRITTEN UINT64_MAX
 
 /* What the kit allows a chunk's readings to fall short of its own timing of the call by: the
  * bookkeeping the empty probe's calls took (bm_clock.c, user_calibrate), per call and per batch,
  * and as much again for what differs between benchmarks (a batch function's own saves and
  * restores, the event slots' copies, each new run's seal and store), in the counter's own units
- * (a counter that ticks in steps of tens of instructions, SysTick under QEMU, rounds each reading
- * by up to a step: four more a batch). Under deterministic QEMU all of it is exact, and a body
- * that shaves more than that off every reading, or writes fewer batches than it ran, is caught.
- * On hardware the bookkeeping meets caches and interrupts: four times as much, and an eighth of
- * the call. */
+ * (a counter that steps every tens of instructions, SysTick under QEMU, rounds each reading: four
+ * steps more a batch). Under deterministic QEMU all of it is exact: a body that shaves more than
+ * that off every reading, or writes fewer batches than it ran, is caught. On hardware, where the
+ * bookkeeping meets caches and interrupts: four times as much, and an eighth of the call. */
 static uint64_t short_allowed(const struct bm_overhead *oh, const struct bm_user_chunk *c)
 {
 	uint64_t batch = 2 * oh->user_batch + 4;
@@ -279,22 +278,27 @@ static int chunk_verdict(const struct bm_user_job *j, uint32_t n, uint32_t key, 
 		return BM_V_UNREAD;
 	if (!c->taken || c->taken > n || !c->runs || c->runs > BM_USER_CHUNK)
 		return BM_V_READINGS;
-	uint32_t seen = 0;
+	/* One pass: the counts, the seal, the sum (each product checked against what is left of the
+	 * span: no sum wraps); a chunk unlike its seal named so before one longer than the call. */
+	uint32_t seen = 0, h = key;
+	int v = 0;
 	for (uint32_t i = 0; i < c->runs; i++) {
-		if (!j->s[i].count || j->s[i].count > c->taken - seen)
+		const struct bm_user_sample *s = &j->s[i];
+		if (!s->count || s->count > c->taken - seen)
 			return BM_V_READINGS;
-		seen += j->s[i].count;
-	}
-	if (seen != c->taken || j->seal != bm_user_seal(key, j->s, c->runs, c->taken))
-		return BM_V_READINGS;
-	for (uint32_t i = 0; i < c->runs; i++) {
-		/* (each product checked against what is left of the span, so no sum wraps) */
-		struct bm_u128 p = bm_u128_mul64(j->s[i].d.cycles, j->s[i].count);
+		seen += s->count;
+		h = seal_word(seal_delta(h, &s->d), s->count);
+		struct bm_u128 p = {s->d.cycles, 0};
+		if (s->count > 1)
+			p = bm_u128_mul64(s->d.cycles, s->count);
 		if (p.hi || p.lo > c->span - c->sum)
-			return BM_V_LONG;
-		c->sum += p.lo;
+			v = BM_V_LONG;
+		else
+			c->sum += p.lo;
 	}
-	return oh && !each && c->span - c->sum > short_allowed(oh, c) ? BM_V_SHORT : 0;
+	if (seen != c->taken || j->seal != seal_word(h, (uint64_t)c->runs << 32 | c->taken))
+		return BM_V_READINGS;
+	return v ? v : oh && !each && c->span - c->sum > short_allowed(oh, c) ? BM_V_SHORT : 0;
 }
 
 int bm_user_batches(const struct bm_bench *b, uint32_t iters, uint32_t n, int timed, const struct bm_overhead *oh,
@@ -313,10 +317,9 @@ int bm_user_batches(const struct bm_bench *b, uint32_t iters, uint32_t n, int ti
 	c->taken = (uint32_t)user_run(b, j, &span, &key);
 	if (timed)
 		bm_model_close(c->taken);
-	if (j->each_failed)
-		return BM_V_SETUP_EACH;
-	return chunk_verdict(j, n, key, &span, oh, bm_bench_each(b), c);
+	return j->each_failed ? BM_V_SETUP_EACH : chunk_verdict(j, n, key, &span, oh, bm_bench_each(b), c);
 }
+
 /* Calls `which` of b as unprivileged code, on its own stack: the arch restores the kit's
  * registers on the way back, and the band and the job sit where the benchmark's frames end. A
  * batch is a chunk of one, checked as any. */
