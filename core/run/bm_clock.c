@@ -51,7 +51,7 @@ static inline __attribute__((always_inline)) void probe_once(bm_batch_fn probe, 
                                                               struct bm_delta *d)
 {
 	if (user)
-		bm_band_call(&overhead_probe, BM_USER_BATCH, iters, d, 0);
+		bm_band_call(&overhead_probe, BM_USER_BATCH, iters, d, 0, 0);
 	else
 		probe(iters, d);
 }
@@ -90,15 +90,34 @@ static inline __attribute__((always_inline)) void measure_overhead(struct bm_ove
 	oh->loop_instret = i2 > oh->instret ? i2 - oh->instret : 0;
 }
 
+/* The calibration of the bound on a chunk's bookkeeping (bm_band.c, short_allowed): the empty probe's calls
+ * of 1 and of 9 batches, the least of 8 each; what one batch more adds, and the rest a call's. */
+static void user_calibrate(const struct bm_bench *b, struct bm_overhead *oh)
+{
+	uint64_t gap[2] = {UINT64_MAX, UINT64_MAX};
+	for (unsigned i = 0; i < 16; i++) {
+		struct bm_user_chunk c;
+		if (bm_user_batches(b, 1, i & 1 ? 9 : 1, 0, 0, &c) == 0 && c.span - c.sum < gap[i & 1])
+			gap[i & 1] = c.span - c.sum;
+	}
+	oh->user_batch = gap[1] > gap[0] && gap[1] != UINT64_MAX ? (gap[1] - gap[0]) / 8 : 0;
+	oh->user_call = gap[0] != UINT64_MAX && gap[0] > oh->user_batch ? gap[0] - oh->user_batch : 0;
+}
+
+/* (and, where benchmark code runs isolated, the bound on a chunk's bookkeeping: on the read path
+ * its batches take) */
 void bm_measure_overhead(struct bm_overhead *oh)
 {
 	measure_overhead(oh, 0);
+	if (ARCH_USER_ISOLATED && !ARCH_USER_SNAP_TRAPS)
+		user_calibrate(&overhead_probe, oh);
 }
 
 #if ARCH_USER_SNAP_TRAPS
 void bm_measure_overhead_user(struct bm_overhead *oh)
 {
 	measure_overhead(oh, 1);
+	user_calibrate(&overhead_probe, oh);
 }
 #endif
 

@@ -45,8 +45,9 @@ static uint64_t run_batch(const struct bm_bench *b, uint32_t iters, int banded, 
 	int each = bm_bench_each(b);
 	if (banded || each || bm_bench_isolated(b)) {
 		uint64_t t0 = each ? bm_cycles_now() : 0;
-		if (bm_band_call(b, BM_USER_BATCH, iters, &d, 0) != 0) {
-			bm_verdict(res, BM_V_SETUP_EACH);
+		int v = bm_band_call(b, BM_USER_BATCH, iters, &d, 0, oh);
+		if (v) {
+			bm_verdict(res, (enum bm_verdict)v);
 			return 0;
 		}
 		if (each) {
@@ -65,7 +66,7 @@ static uint64_t run_batch(const struct bm_bench *b, uint32_t iters, int banded, 
  * kit's. */
 static int user_call(const struct bm_bench *b, enum bm_user_fn which, struct bm_bench_result *res)
 {
-	return bm_band_call(b, which, 0, 0, &res->user_cycles);
+	return bm_band_call(b, which, 0, 0, &res->user_cycles, 0);
 }
 
 /* Setup, outside any timed region: 0, or the benchmark has failed (no verify step, or its setup
@@ -109,45 +110,33 @@ static uint32_t calibrate(const struct bm_bench *b, const struct bm_config *cfg,
 }
 
 /* Where the benchmark's code runs isolated: the warm-up's next `want` batches in one call into
- * it (the samples' job: runs of equal readings, BM_USER_CHUNK at most, bm_user_run), not a call
- * each, which cost more than the batches of a short body; each batch's net cycles into the
- * window from w[n], its raw ones into the benchmark's time, as run_batch's. Returns how many it
- * ran (0: the benchmark has failed). */
+ * it (a chunk, bm_user_batches), not a call each, which cost more than the batches of a short
+ * body; each batch's net cycles into the window from w[n], its raw ones into the benchmark's
+ * time, as run_batch's. Returns how many it ran (0: the benchmark has failed). */
 static uint32_t warm_chunk(const struct bm_bench *b, uint32_t want, const struct bm_overhead *oh, uint64_t *w,
                            uint32_t n, struct bm_bench_result *res)
 {
-	struct bm_user_job *j = bm_user_job();
-	j->which = BM_USER_SAMPLES;
-	j->iters = res->iters;
-	j->ev = (uint32_t)bm_events_live();
-	j->n = want;
 	int each = bm_bench_each(b);
 	uint64_t t0 = each ? bm_cycles_now() : 0, body0 = res->body_cycles;
-	uint32_t taken = (uint32_t)bm_user_run(b, j), runs = j->n, seen = 0;
-	if (j->each_failed) {
-		bm_verdict(res, BM_V_SETUP_EACH);
+	struct bm_user_chunk c;
+	int v = bm_user_batches(b, res->iters, want, 0, oh, &c);
+	if (v) {
+		bm_verdict(res, (enum bm_verdict)v);
 		return 0;
 	}
-	int ok = taken && taken <= want && runs && runs <= BM_USER_CHUNK;
-	for (uint32_t i = 0; ok && i < runs; i++) {
-		const struct bm_user_sample *s = &j->s[i];
-		ok = s->check == bm_user_check(s, i) && s->count && s->count <= taken - seen;
+	for (uint32_t i = 0, seen = 0; i < c.runs; seen += c.s[i++].count) {
 		struct bm_samples_out unused = {0}; /* (instructions are not counted before the samples) */
 		uint64_t ins_unused = 0;
-		uint64_t c = bm_account(&s->d, s->count, oh->cycles, s->d.instret, &res->body_cycles, &ins_unused, &unused);
-		for (uint32_t r = 0; ok && r < s->count; r++)
-			w[(n + seen + r) % BM_WARMUP_WINDOW] = c;
-		seen += s->count;
-	}
-	if (!ok || seen != taken) {
-		bm_verdict(res, BM_V_READINGS);
-		return 0;
+		const struct bm_user_sample *s = &c.s[i];
+		uint64_t x = bm_account(&s->d, s->count, oh->cycles, s->d.instret, &res->body_cycles, &ins_unused, &unused);
+		for (uint32_t r = 0; r < s->count; r++)
+			w[(n + seen + r) % BM_WARMUP_WINDOW] = x;
 	}
 	if (each) {
 		uint64_t t = bm_cycles_now() - t0, in = res->body_cycles - body0;
 		res->user_cycles += t > in ? t - in : 0;
 	}
-	return taken;
+	return c.taken;
 }
 
 /* The batch count at which the warm-up next tests its window, or stops at its cap (after n). */
@@ -230,7 +219,7 @@ static int sample(const struct bm_bench *b, const struct bm_config *cfg, const s
 	if (taken < 0)
 		return -1;
 	if (taken > 0)
-		return bm_verdict(res, taken == 2 ? BM_V_SETUP_EACH : BM_V_READINGS);
+		return bm_verdict(res, (enum bm_verdict)so.verdict);
 	if (bm_verdict_stats(kit, cfg->samples, oh, &so, res) != 0)
 		return 1;
 	res->user_cycles += so.outside;

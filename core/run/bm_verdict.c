@@ -26,6 +26,11 @@ static const char *const step_reason[] = {
 	[BM_V_VERIFY_WARM] = "verify failed (after warm-up)",
 	[BM_V_VERIFY_SAMPLES] = "verify failed (after the timed samples)",
 	[BM_V_READINGS] = "wrote over the readings of its timed batches (the kit's job at the top of its stack)",
+	[BM_V_UNREAD] = "its batch came back to the kit without a reading (its code returned from within the batch)",
+	[BM_V_LONG] = "its batches' readings add up to more than the kit's own timing of the call into its code "
+	              "(made up, or a count of batches it did not run)",
+	[BM_V_SHORT] = "its batches' readings add up to less than the kit's own timing of the call into its code, "
+	               "by more than the kit's bookkeeping (made up: forged down)",
 };
 
 int bm_verdict(struct bm_bench_result *res, enum bm_verdict v)

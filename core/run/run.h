@@ -29,6 +29,7 @@ struct bm_overhead {
 	uint64_t instret;     /* same for instructions retired */
 	uint64_t cycles_max;  /* largest seen, to show how noisy the counter is */
 	uint64_t loop_cycles, loop_instret; /* one more pass of the batch loop (in batched figures) */
+	uint64_t user_call, user_batch; /* isolated: a chunk's span less its readings, per call and batch */
 	int cycles_advance;   /* 0: the cycle counter did not move over the whole probe */
 #if BM_EVENT_SLOTS
 	uint64_t ev[BM_EVENT_SLOTS]; /* each event slot's minimum over the probe (bm/events.h) */
@@ -151,12 +152,15 @@ int bm_window_settled(const uint64_t *w, unsigned n, uint32_t cv_ppm);
 
 /* What the measuring sequence's own steps can find (each a FAIL, in the current phase). */
 enum bm_verdict {
-	BM_V_NO_VERIFY,      /* it has no verify step */
+	BM_V_NO_VERIFY = 1,  /* it has no verify step (0: no verdict) */
 	BM_V_SETUP,          /* its setup said it failed (a refused scratch allocation says why) */
 	BM_V_SETUP_EACH,     /* its setup_each said it failed */
 	BM_V_VERIFY_WARM,    /* its verify failed after the warm-up */
 	BM_V_VERIFY_SAMPLES, /* its verify failed after the timed samples */
 	BM_V_READINGS,       /* (unprivileged) it wrote over its batches' readings in the kit's job */
+	BM_V_UNREAD,         /* (unprivileged) its call ended before its batch did: no reading */
+	BM_V_LONG,           /* (unprivileged) its readings add up to more than the kit timed the call */
+	BM_V_SHORT,          /* (unprivileged) ... to less, past the kit's bookkeeping */
 };
 /* Fails res for v; returns 1 (so a step can end with `return bm_verdict(res, v)`). */
 int bm_verdict(struct bm_bench_result *res, enum bm_verdict v);
@@ -257,24 +261,23 @@ void bm_events_record_result(struct bm_record *r, const struct bm_bench_result *
 
 /* ---- calls into the benchmark's own code (bm_band.c) ---- */
 
-/* A call into the benchmark's own code under a painted band: a batch of `iters` into *d, or its
- * setup, verify or teardown (their result returned, and their cycles added to *user_cycles when
- * given). A write into the band ends the benchmark as a trap. */
+/* A call into the benchmark's own code under a painted band: a batch of `iters` into *d (0, or a
+ * verdict: its setup_each failed; isolated, bm_user_batches's, bounded by oh), or its setup,
+ * verify or teardown (their result; their cycles added to *user_cycles when given). A write into
+ * the band ends the benchmark as a trap. */
 enum bm_user_fn { BM_USER_BATCH, BM_USER_SETUP, BM_USER_VERIFY, BM_USER_TEARDOWN, BM_USER_SAMPLES };
 int bm_band_call(const struct bm_bench *b, enum bm_user_fn which, uint32_t iters, struct bm_delta *d,
-                 uint64_t *user_cycles);
+                 uint64_t *user_cycles, const struct bm_overhead *oh);
 
 /* Where the arch runs benchmark code with the kit's memory out of its reach (ARCH_USER_ISOLATED,
  * bm/port.h), a call into it carries what it needs in a job at the top of the benchmark's own
- * stack (its frames below it, the kit's memory on both sides); timed samples come back in chunks
- * of up to BM_USER_CHUNK runs of equal readings (a deterministic benchmark's 1,000 samples in
- * one), each with a check word, so that the kit's own state is written only by the kit, between
- * chunks, and a call is made per chunk, not per sample. */
+ * stack (its frames below it, the kit's memory on both sides); batches come back in chunks of up
+ * to BM_USER_CHUNK runs of equal readings (a deterministic benchmark's 1,000 samples in one): the
+ * kit's state is written only by the kit, a call made per chunk, not per sample. */
 #define BM_USER_CHUNK 8u
 struct bm_user_sample {
 	struct bm_delta d;        /* the batches' reading */
 	uint32_t count;           /* how many batches in a row read it (>= 1) */
-	uint32_t check;           /* bm_user_check of the above: a stray write into any word shows */
 };
 struct bm_user_job {
 	uint32_t which;           /* enum bm_user_fn */
@@ -282,24 +285,22 @@ struct bm_user_job {
 	uint32_t n;               /* BM_USER_SAMPLES: at most this many batches; on return, how many runs */
 	uint32_t each_failed;     /* on return: the benchmark's setup_each said it failed */
 	uint32_t ev;              /* the batches to run read the event slots (bm_batch_of) */
+	uint32_t key, seal;       /* the kit's, fresh every call; on return the runs' (bm_user_seal) */
 	struct bm_user_sample s[BM_USER_CHUNK];
 };
-static inline uint32_t bm_user_check(const struct bm_user_sample *s, uint32_t k)
-{
-	uint64_t ev = 0;
-#if BM_EVENT_SLOTS
-	for (int i = 0; i < BM_EVENT_SLOTS; i++)
-		ev ^= s->d.ev[i] << i;
-#endif
-	uint64_t x = s->d.cycles ^ s->d.instret ^ s->count ^ k ^ ev;
-	return ~(uint32_t)(x ^ (x >> 32));
-}
-/* The job of the next call into the benchmark's code: at the top of its stack (bm_rt_user_stack). */
-struct bm_user_job *bm_user_job(void);
-/* Runs j (for b) as the benchmark's code, on its stack from just below j: setup/verify/teardown's
- * result, or BM_USER_SAMPLES's count of batches taken (their readings in j->s, j->n runs of
- * them). A write into the band above j ends the benchmark as a trap. */
-uintptr_t bm_user_run(const struct bm_bench *b, struct bm_user_job *j);
+struct bm_user_job *bm_user_job(void); /* the job: at the top of the benchmark's stack */
+uint32_t bm_user_seal(uint32_t key, const struct bm_user_sample *s, uint32_t runs, uint32_t taken);
+/* Up to n batches of b at iters in one call into its code (timed: the samples, in the cache
+ * model's window): 0 and its runs in *c, or the verdict (bm_band.c says how each is found:
+ * BM_V_SETUP_EACH, BM_V_READINGS, BM_V_UNREAD, BM_V_LONG, BM_V_SHORT). oh NULL: the calibration of the bound
+ * on the kit's bookkeeping (bm_clock.c, with the empty probe: oh's user_call, user_batch). */
+struct bm_user_chunk {
+	const struct bm_user_sample *s;   /* its runs: runs of them, taken batches */
+	uint32_t runs, taken;
+	uint64_t span, sum;               /* the kit's cycles over the call; the readings' sum */
+};
+int bm_user_batches(const struct bm_bench *b, uint32_t iters, uint32_t n, int timed, const struct bm_overhead *oh,
+                    struct bm_user_chunk *c);
 /* What a fault says of the benchmark's code that ran unprivileged when it came (read once after
  * the fault): *overflow when its stack ran past its bottom; the reason of a write past the top of
  * its frames (into the kit's memory above its stack), or NULL. */
@@ -313,9 +314,9 @@ struct bm_samples_out {
 	uint64_t instret_lo;           /* sum of the batches' net instructions: lo + 2^64 hi */
 	uint32_t instret_hi;           /*   (< 2^24: at most 10^7 samples of < 2^64 each) */
 	uint32_t below;                /* batches under the overhead (counted as 0) */
+	int verdict;                   /* bm_take_samples returned 1: the benchmark's (enum bm_verdict) */
 	uint64_t qmin[4];              /* the smallest batch of each quarter of the samples */
-	uint64_t outside;              /* setup_each benchmarks: the sample loops' cycles outside the
-	                                * batches (mostly its setup_each and teardown_each) */
+	uint64_t outside;              /* setup_each: the loops' cycles outside the batches (its own) */
 };
 
 /* The accounting of one batch's reading d, taken r times (1: a sample; more: a run of equal
@@ -346,9 +347,8 @@ static inline __attribute__((always_inline)) uint64_t bm_account(const struct bm
 	return c;
 }
 
-/* The timed samples, a quarter at a time: -1 as soon as the kit state's guard words are written
- * over, 1 when the benchmark wrote over its chunk's readings, 2 when its setup_each failed, else
- * 0. */
+/* The timed samples, a quarter at a time: -1 as soon as the kit state's guard words are written over,
+ * 1 when the benchmark has failed (out->verdict: why), else 0. */
 int bm_take_samples(const struct bm_bench *b, uint32_t iters, uint32_t samples, const struct bm_overhead *oh,
                     struct bm_kit_state *kit, struct bm_samples_out *out);
 

@@ -256,6 +256,106 @@ BM_BENCHMARK(fault_frame_overrun_far, writes_far_past_frame, .max_iters = 1)
 }
 #endif
 
+#if ARCH_USER_ISOLATED && ARCH_TEST_HAS_USER_RETURN
+/* Where benchmark code runs unprivileged, its batches' readings come back to the kit in the job at
+ * the top of its stack (run/run.h), which its own code can write: what it writes there, or hands
+ * back as made up, may never be a figure. Each of these fails, named; the others' figures are as
+ * in the kit's image. The job of the timed samples' call: the first reading marked by the kit
+ * until the benchmark's side writes it (UINT64_MAX), the warm-up's calls asking for fewer. */
+#include "run/run.h"
+
+static struct bm_user_job *samples_job(void)
+{
+	struct bm_user_job *j = bm_user_job();
+	return j->which == BM_USER_SAMPLES && j->n > 64 ? j : 0;
+}
+
+/* A stray store into a reading already written, in every later batch of the samples: the seal the
+ * benchmark's side folded the reading into as it wrote it no longer matches (before, the check
+ * word computed after the loop sealed the zero: ok, min 0). */
+BM_BENCHMARK(fault_readings_stray, always_right, .max_iters = 1)
+{
+	struct bm_user_job *j = samples_job();
+	if (j && j->s[0].d.cycles != UINT64_MAX)
+		j->s[0].d.cycles = 0;
+}
+
+/* One reading 40 cycles off, once: as small a change as any, caught the same way. */
+static int off40_done;
+
+BM_BENCHMARK(fault_readings_off40, always_right, .max_iters = 1)
+{
+	struct bm_user_job *j = samples_job();
+	if (j && !off40_done && j->s[0].d.cycles != UINT64_MAX) {
+		j->s[0].d.cycles -= 40;
+		off40_done = 1;
+	}
+}
+
+/* The forgers below, who read the kit's source: a warm-up reading of theirs kept (their body's
+ * work ~2,000 instructions), then at the samples' first batch the work of `run` more batches done
+ * and one run of all the batches asked for handed back, each reading the kept one less `cut`,
+ * sealed with the call's key, with the count asked for. The seal holds; the kit's own timing of
+ * the call does not. */
+static void forger_work(void)
+{
+	for (unsigned i = 0; i < 1000; i++)
+		bm_do_not_optimize(i);
+}
+
+static void forge(struct bm_delta *kept, int run, int cut_500)
+{
+	forger_work();
+	struct bm_user_job *j = bm_user_job(), *s = samples_job();
+	if (!s) {
+		if (j->which == BM_USER_SAMPLES && j->s[0].d.cycles != UINT64_MAX)
+			*kept = j->s[0].d;
+		return;
+	}
+	uint32_t n = s->n;
+	for (uint32_t i = 1; run && i < n; i++)
+		forger_work();
+	/* (less a quarter where a reading is counter steps of tens of instructions: SysTick) */
+	uint64_t cut = !cut_500 ? 0 : kept->cycles > 2000 ? 500 : kept->cycles / 4;
+	s->s[0].d = *kept;
+	s->s[0].d.cycles -= cut;
+	s->s[0].d.instret -= kept->instret > cut ? cut : 0;
+	s->s[0].count = n;
+	s->n = 1;
+	s->each_failed = 0;
+	s->seal = bm_user_seal(s->key, s->s, 1, n);
+	arch_test_user_return(n);
+}
+
+/* Readings less 500, every batch run: short of the kit's timing by far more than its bookkeeping. */
+static struct bm_delta forged_kept;
+
+BM_BENCHMARK(fault_readings_forged, always_right, .max_iters = 1)
+{
+	forge(&forged_kept, 1, 1);
+}
+
+/* Honest readings, a count of batches it never ran (it returns at once): more than the call took. */
+static struct bm_delta count_kept;
+
+BM_BENCHMARK(fault_readings_count, always_right, .max_iters = 1)
+{
+	forge(&count_kept, 0, 0);
+}
+
+/* A body whose first call returns to the kit at once, from within its batch (the cold run): the
+ * reading the kit marked is never written (the table printed cold 11936128518282651040). */
+static int unread_done;
+
+BM_BENCHMARK(fault_readings_unread, always_right, .max_iters = 1)
+{
+	if (!unread_done) {
+		unread_done = 1;
+		arch_test_user_return(0);
+	}
+}
+#endif
+
 #if ARCH_TEST_HAS_RING3
 /* What only the kit may do, where benchmark code runs in ring 3: port I/O, a control register, a
  * device's registers. Each is a trap of the benchmark. */

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "arch/svc.h"
+
 static inline void arch_test_undefined(void)
 {
 	__asm__ volatile("udf #0");
@@ -106,5 +108,15 @@ static inline void arch_test_irq_off(void)
 	__asm__ volatile("msr daifset, #2" : : : "memory");
 }
 #endif
+
+/* Ends the call into benchmark code from wherever its code is, with result v: the SVC that
+ * arch_user_exit makes (a body that returns to the kit from within its batch, or forges one). */
+#define ARCH_TEST_HAS_USER_RETURN 1
+static inline __attribute__((noreturn)) void arch_test_user_return(uintptr_t v)
+{
+	register uintptr_t x0 __asm__("x0") = v;
+	__asm__ volatile("svc #%c1" : : "r"(x0), "i"(ARCH_SVC_RETURN) : "memory");
+	__builtin_unreachable();
+}
 
 #endif

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "arch/svc.h"
+
 static inline void arch_test_undefined(void)
 {
 	__asm__ volatile("udf #0");
@@ -137,5 +139,15 @@ static inline void arch_test_fp_off(void)
 	__asm__ volatile("dsb\n\tisb" : : : "memory");
 }
 #endif
+
+/* Ends the call into benchmark code from wherever its code is, with result v: the SVC that
+ * arch_user_exit makes (a body that returns to the kit from within its batch, or forges one). */
+#define ARCH_TEST_HAS_USER_RETURN 1
+static inline __attribute__((noreturn)) void arch_test_user_return(uintptr_t v)
+{
+	register uintptr_t r0 __asm__("r0") = v;
+	__asm__ volatile("svc #" ARCH_SVC_STR(ARCH_SVC_RETURN) : : "r"(r0) : "memory");
+	__builtin_unreachable();
+}
 
 #endif

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "arch/ecall.h"
 #include "arch/riscv.h"
 
 /* The CLINT's msip (hart 0's software interrupt) on every RISC-V board here. */
@@ -99,6 +100,17 @@ static inline volatile uint32_t *arch_test_kit_word(void)
 	extern char __kit_bss_start[], __kit_bss_end[];
 	uintptr_t mid = ((uintptr_t)__kit_bss_start + (uintptr_t)__kit_bss_end) / 2;
 	return (volatile uint32_t *)(mid & ~(uintptr_t)3);
+}
+
+/* Ends the call into benchmark code from wherever its code is, with result v: the ecall that
+ * arch_user_exit makes (a body that returns to the kit from within its batch, or forges one). */
+#define ARCH_TEST_HAS_USER_RETURN 1
+static inline __attribute__((noreturn)) void arch_test_user_return(uintptr_t v)
+{
+	register uintptr_t a0 __asm__("a0") = v;
+	register uintptr_t a7 __asm__("a7") = ARCH_ECALL_RETURN;
+	__asm__ volatile("ecall" : : "r"(a0), "r"(a7) : "memory");
+	__builtin_unreachable();
 }
 
 #endif

@@ -174,4 +174,13 @@ static inline void arch_test_irq_priority_raise(void)
 }
 #endif
 
+/* Ends the call into benchmark code from wherever its code is, with result v: the interrupt that
+ * arch_user_exit raises (a body that returns to the kit from within its batch, or forges one). */
+#define ARCH_TEST_HAS_USER_RETURN 1
+static inline __attribute__((noreturn)) void arch_test_user_return(uintptr_t v)
+{
+	__asm__ volatile("int %1" : : "a"(v), "i"(X86_VEC_USER_RETURN) : "memory");
+	__builtin_unreachable();
+}
+
 #endif
