@@ -4,8 +4,7 @@
  * isolates benchmark code, the samples' chunks too). A write past the top of the benchmark's
  * frames (a local array overrun) meets the band before anything of the kit's, and ends the
  * benchmark as a trap; unbanded, it changed the harness's locals (figures reported as good) or,
- * on AArch64, where a frame's saved x29/x30 sit at its bottom, a return address (the run was
- * lost).
+ * on AArch64, where a frame's saved x29/x30 sit at its bottom, a return address (a lost run).
  *
  * Where the arch runs benchmark code unprivileged (ARCH_USER_ISOLATED) and the benchmark is not
  * .privileged, the call runs on the benchmark's own stack, the band and the call's job at its top
@@ -82,8 +81,7 @@ static inline __attribute__((always_inline)) uint32_t seal_delta(uint32_t h, con
 	return h;
 }
 
-/* A run's count and the next run's reading into the seal: a call, made only when a run ends, so
- * that a batch that reads as the one before costs none of it. */
+/* A run's count and the next run's reading into the seal: a call only when a run ends. */
 static __attribute__((noinline)) uint32_t seal_run(uint32_t h, uint32_t count, const struct bm_delta *d)
 {
 	return seal_delta(seal_word(h, count), d);
@@ -286,6 +284,7 @@ static int chunk_verdict(const struct bm_user_job *j, uint32_t n, uint32_t key, 
 	/* One pass: the counts, the seal, the sum (each product checked against what is left of the
 	 * span: no sum wraps); a chunk unlike its seal named so before one longer than the call. */
 	uint32_t seen = 0, h = key;
+	uint64_t sum = 0; /* (a local: through c, reloaded and stored every run) */
 	int v = 0;
 	for (uint32_t i = 0; i < c->runs; i++) {
 		const struct bm_user_sample *s = &j->s[i];
@@ -293,14 +292,15 @@ static int chunk_verdict(const struct bm_user_job *j, uint32_t n, uint32_t key, 
 			return BM_V_READINGS;
 		seen += s->count;
 		h = seal_word(seal_delta(h, &s->d), s->count);
-		struct bm_u128 p = {s->d.cycles, 0};
-		if (s->count > 1)
+		struct bm_u128 p = {s->d.cycles * s->count, 0}; /* (a reading under 2^32: one multiply) */
+		if (s->d.cycles >> 32)
 			p = bm_u128_mul64(s->d.cycles, s->count);
-		if (p.hi || p.lo > c->span - c->sum)
+		if (p.hi || p.lo > c->span - sum)
 			v = BM_V_LONG;
 		else
-			c->sum += p.lo;
+			sum += p.lo;
 	}
+	c->sum = sum;
 	if (seen != c->taken || j->seal != seal_word(h, (uint64_t)c->runs << 32 | c->taken))
 		return BM_V_READINGS;
 	return v ? v : oh && !each && c->span - c->sum > short_allowed(oh, c) ? BM_V_SHORT : 0;
