@@ -689,9 +689,11 @@ function(_bm_fw_targets name board built_for no_tests)
   elseif(qemu)
     add_custom_target(${name}-run COMMAND ${run_it}
       DEPENDS ${name} USES_TERMINAL VERBATIM COMMENT "Booting ${name}.elf on ${board} under QEMU; Ctrl-C stops it")
+    # (an image the fit plan left unbuilt: "not built" and why, status 1, as the run target; bm-size --boot-test)
     add_custom_target(${name}-debug
       COMMAND ${CMAKE_COMMAND} -E echo "QEMU waits for gdb on :1234. In another shell: gdb-multiarch ${outdir}/${name}.elf -ex 'target remote :1234'"
-      COMMAND ${qemu} -s -S DEPENDS ${name} USES_TERMINAL VERBATIM)
+      COMMAND ${BAREMARK_DIR}/tools/bm-size --boot-test ${outdir}/${name}.elf -- ${qemu} -s -S
+      DEPENDS ${name} USES_TERMINAL VERBATIM)
     list(APPEND targets ${name}-run ${name}-debug)
     if(TARGET bm_qemu_model) # (the run loads the cache model's plugin: cmake/BaremarkModel.cmake)
       add_dependencies(${name}-run bm_qemu_model)

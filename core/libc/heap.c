@@ -14,10 +14,11 @@
 extern char __heap_start[], __heap_end[], __bm_heap_state[];
 
 /* The break, its high-water mark, and where a reset puts it back (above what static constructors
- * took, which stays theirs); in the 16 bytes linker/common.ld keeps below __heap_start. */
+ * took, which stays theirs); in the 32 bytes linker/common.ld keeps below __heap_start. */
 struct heap_state {
 	uintptr_t brk, high, base;
 };
+_Static_assert(sizeof(struct heap_state) <= 32, "linker/common.ld keeps 32 bytes for the heap's state");
 #define HEAP ((volatile struct heap_state *)__bm_heap_state)
 #define PATTERN_WORD ((uintptr_t)0xcbcbcbcbcbcbcbcbull)
 
