@@ -58,6 +58,9 @@ endif()
 # Freestanding C++: no exceptions, no RTTI, no guards around local statics and no atexit
 # registration (nothing of the C++ runtime to link), as embedded C++ is written.
 set(BM_CXX_FLAGS -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit CACHE INTERNAL "")
+# The call graph with frame sizes (GCC's .ci files beside the objects) of an image's sources, the
+# kit's and its LIBRARIES' that the project builds: the fit plan's stack figure (tools/bm-size).
+set(BM_CALLGRAPH_FLAGS -fcallgraph-info=su CACHE INTERNAL "")
 
 function(baremark_add_firmware)
   cmake_parse_arguments(PARSE_ARGV 0 FW "NO_TESTS" "NAME;BOARD;LIBC;SELECT;LABEL;HEAP_BYTES;STACK_BYTES"
@@ -446,8 +449,10 @@ function(_bm_fw_image name board kit own tp)
   if(BM_SUITE_SMALL)
     target_compile_definitions(${name} PRIVATE BM_SUITE_SMALL=1) # little RAM: the kit's suite scales down
   endif()
-  # -fstack-usage: each function's frame in <object>.su, the stack estimate of the fit plan.
-  target_compile_options(${name} PRIVATE ${FW_COMPILE_OPTIONS} "$<$<COMPILE_LANGUAGE:CXX>:${BM_CXX_FLAGS}>" -fstack-usage)
+  # -fstack-usage and -fcallgraph-info=su: each function's frame and callees in <object>.su and .ci,
+  # the stack figure of the fit plan (tools/bm-size; no change to the code).
+  target_compile_options(${name} PRIVATE ${FW_COMPILE_OPTIONS} "$<$<COMPILE_LANGUAGE:CXX>:${BM_CXX_FLAGS}>" -fstack-usage
+                         ${BM_CALLGRAPH_FLAGS})
   # Linked by the C driver, with or without C++ sources: g++ would add the C++ library, which
   # freestanding code does not call (and most bare-metal toolchains here do not ship).
   set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C)
@@ -529,7 +534,11 @@ function(_bm_fw_link name board select label built_for)
   # benchmark needs, a BM_SELECT that fits), is left unbuilt (<name>.not-built says why) and the
   # tree's build goes on; the steps after the link then have nothing to do.
   set(bm_size ${BAREMARK_DIR}/tools/bm-size --size ${CMAKE_SIZE})
-  string(REPLACE ";" " " launch "${bm_size} --link ${outdir}/${name}.elf --")
+  set(own_select)
+  if(NOT "${FW_SELECT}" STREQUAL "")
+    set(own_select --select-of ${name}) # (the plan names the image's SELECT, not BM_SELECT)
+  endif()
+  string(REPLACE ";" " " launch "${bm_size} ${own_select} --link ${outdir}/${name}.elf --")
   set_property(TARGET ${name} PROPERTY RULE_LAUNCH_LINK "${launch}")
   set(if_built ${bm_size} --if-built ${name}.elf --)
   add_custom_command(TARGET ${name} POST_BUILD
@@ -604,6 +613,11 @@ function(_bm_library_args name)
       endif()
       list(APPEND seen ${l})
       get_target_property(type ${l} TYPE)
+      get_target_property(imported ${l} IMPORTED)
+      if(NOT imported AND type MATCHES "^(STATIC|OBJECT)_LIBRARY$") # (its call graph for the fit plan)
+        target_compile_options(${l} PRIVATE $<$<COMPILE_LANG_AND_ID:C,GNU>:${BM_CALLGRAPH_FLAGS}>
+                               $<$<COMPILE_LANG_AND_ID:CXX,GNU>:${BM_CALLGRAPH_FLAGS}>)
+      endif()
       if(type STREQUAL "STATIC_LIBRARY")
         list(APPEND args "--library=$<TARGET_FILE:${l}>")
       elseif(type STREQUAL "OBJECT_LIBRARY" AND direct)
