@@ -218,6 +218,9 @@ function(_bm_kit_target board libc out)
     list(APPEND srcs ${BAREMARK_DIR}/core/libc/hosted.c)
   else()
     list(APPEND srcs ${BAREMARK_DIR}/core/crt/bm_crt.c ${BAREMARK_DIR}/core/libc/${libc}.c)
+    if(libc MATCHES "^(picolibc|newlib)$") # (their malloc's sbrk and heap)
+      list(APPEND srcs ${BAREMARK_DIR}/core/libc/heap.c)
+    endif()
   endif()
   _bm_compile_flags(${board} ${libc} cflags)
   _bm_libc_flags(${board} ${libc} libc_c libc_l)
@@ -248,6 +251,9 @@ function(_bm_kit_target board libc out)
   target_include_directories(${kit} PRIVATE ${BAREMARK_DIR}/boards/drivers ${BAREMARK_DIR}/boards/families ${BM_DIR}
                              ${BAREMARK_DIR}/core)
   target_compile_options(${kit} PRIVATE $<$<COMPILE_LANGUAGE:C>:${BM_KIT_WARN_FLAGS}>)
+  if(NOT BM_HOSTED) # (the kit's frames on the benchmarks' stack, for the fit plan: tools/bm-size)
+    target_compile_options(${kit} PRIVATE ${BM_CALLGRAPH_FLAGS})
+  endif()
   target_compile_definitions(${kit} PRIVATE BM_BOARD_NAME="${board}" BM_SAMPLES=${BM_SAMPLES}
                              BM_MIN_BATCH_CYCLES=${BM_MIN_BATCH_CYCLES} BM_KIT_VERSION="${BAREMARK_VERSION}"
                              BM_BENCH_TIMEOUT_MS=${BM_BENCH_TIMEOUT_MS} BM_HIST=$<BOOL:${BM_HIST}>

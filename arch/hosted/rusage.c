@@ -5,7 +5,8 @@
  * OS's events are counted per batch under their portable names instead: events.c, BM_EVENTS.) */
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 
 #include "arch/hosted.h"
@@ -17,7 +18,8 @@ struct acct {
 	const char *name;
 	double user_ms, sys_ms, wall_ms;
 };
-static struct acct *accts; /* grows with the run: no limit on benchmarks */
+static struct acct *accts; /* grows with the run: no limit on benchmarks; mapped, not malloc'd (a
+                            * benchmark file may replace malloc for the whole process, and reset it) */
 static unsigned n_acct, cap_acct;
 static struct {
 	struct rusage ru;
@@ -38,9 +40,13 @@ static struct acct *window_close(void)
 	getrusage(RUSAGE_SELF, &ru);
 	if (n_acct == cap_acct) {
 		unsigned cap = cap_acct ? 2 * cap_acct : 64;
-		struct acct *a = realloc(accts, cap * sizeof *a);
-		if (!a)
+		struct acct *a = mmap(NULL, cap * sizeof *a, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (a == MAP_FAILED)
 			return 0;
+		if (accts) {
+			memcpy(a, accts, cap_acct * sizeof *a);
+			munmap(accts, cap_acct * sizeof *a);
+		}
 		accts = a;
 		cap_acct = cap;
 	}

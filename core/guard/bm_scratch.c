@@ -7,10 +7,12 @@
  * Every byte no allocation owns is a canary: 8 bytes before each allocation, the alignment
  * padding, everything after the last one and a red zone at the end hold a pattern once setup is
  * done (bm_scratch_seal), and bm_scratch_intact() checks them after the benchmark, so a write
- * past (or before) an allocation is reported, not measured. Fixed memory, no malloc. */
+ * past (or before) an allocation is reported, not measured. Fixed memory, no malloc (the C
+ * library's heap, which benchmark code's malloc uses, is reset here too: core/libc/heap.c). */
 #include "bm/bench.h"
 #include "bm/out.h"
 #include "guard/guard.h"
+#include "libc/heap.h"
 
 extern uint8_t __bm_scratch_start[], __bm_scratch_end[];
 
@@ -60,6 +62,7 @@ void bm_scratch_reset(size_t declared)
 	sc.refusal = NULL;
 	sc.n = 0;
 	sc.sealed = 0;
+	bm_heap_reset();
 }
 
 const char *bm_scratch_refusal(void)

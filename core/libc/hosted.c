@@ -3,6 +3,7 @@
 #include <stddef.h>
 
 #include "bm/port.h"
+#include "libc/heap.h"
 
 #define STR2(x) #x
 #define STR(x) STR2(x)
@@ -11,3 +12,14 @@ const char bm_libc_name[] = "glibc " STR(__GLIBC__) "." STR(__GLIBC_MINOR__);
 #else
 const char bm_libc_name[] = "system libc (not glibc)";
 #endif
+
+/* The process's heap is the system C library's: nothing for the kit to reset or read. */
+void bm_heap_reset(void)
+{
+}
+
+size_t bm_heap_used_bytes(size_t *heap_bytes)
+{
+	*heap_bytes = 0;
+	return 0;
+}

@@ -2,8 +2,8 @@
 /* Built when BM_LIBC=newlib (newlib-nano: --specs=nano.specs): names the C library for the meta
  * record, and supplies the system calls newlib's stdio, malloc and abort reach, routed to the
  * board through the port contract: _write to the console (the kit's service: CR LF on a serial
- * line), _exit to the board's exit device, _sbrk over the RAM the kit leaves free (after the
- * scratch), and the rest as a single process with no files. The core calls none of them; benchmarks may
+ * line), _exit to the board's exit device, and the rest as a single process with no files (malloc's
+ * _sbrk, over the image's heap region: core/libc/heap.c). The core calls none of them; benchmarks may
  * (printf, malloc). No crt0: core/crt/bm_crt.c starts the kit, so newlib's own start-up symbols
  * (__bss_start__, __stack, end) are not needed. */
 #include <errno.h>
@@ -14,6 +14,7 @@
 
 #include "bm/out.h"
 #include "bm/port.h"
+#include "libc/heap.h"
 
 #ifdef _NANO_FORMATTED_IO
 const char bm_libc_name[] = "newlib " _NEWLIB_VERSION " (nano)";
@@ -21,21 +22,11 @@ const char bm_libc_name[] = "newlib " _NEWLIB_VERSION " (nano)";
 const char bm_libc_name[] = "newlib " _NEWLIB_VERSION;
 #endif
 
-/* The heap: the free RAM after the scratch, up to the end of RAM (linker/common.ld: __ram_free is
- * its size, an absolute symbol). Its break is kept in its own first word, in the benchmarks'
- * memory as newlib's own state is: benchmark code that runs unprivileged (bm/port.h,
- * ARCH_USER_ISOLATED) grows it itself, as the kit's code would. */
-extern char __bm_scratch_end[], __ram_free[];
-#define HEAP_BREAK ((volatile uintptr_t *)(((uintptr_t)__bm_scratch_end + 7) & ~(uintptr_t)7))
-#define HEAP_START ((uintptr_t)(HEAP_BREAK + 1))
-#define HEAP_LIMIT ((uintptr_t)__bm_scratch_end + (uintptr_t)__ram_free)
-
 /* newlib-nano keeps its state in a static struct _reent (.data/.bss), and its stdio opens on first
- * use: only the heap's break to set. */
+ * use: only malloc's heap to set up. */
 void bm_libc_init(void)
 {
-	if (HEAP_START <= HEAP_LIMIT)
-		*HEAP_BREAK = HEAP_START;
+	bm_heap_init();
 }
 
 int _write(int fd, const char *buf, int len);
@@ -46,7 +37,6 @@ int _fstat(int fd, struct stat *st);
 int _isatty(int fd);
 int _kill(int pid, int sig);
 int _getpid(void);
-void *_sbrk(ptrdiff_t incr);
 __attribute__((noreturn)) void _exit(int status);
 
 /* stdout and stderr go to the console; there is nothing else to write to. Through the kit (its
@@ -117,19 +107,4 @@ int _getpid(void)
 void _exit(int status)
 {
 	bm_board_exit(status);
-}
-
-void *_sbrk(ptrdiff_t incr)
-{
-	if (HEAP_START > HEAP_LIMIT) {
-		errno = ENOMEM;
-		return (void *)-1;
-	}
-	uintptr_t brk = *HEAP_BREAK;
-	if (incr < 0 ? (uintptr_t)-incr > brk - HEAP_START : (uintptr_t)incr > HEAP_LIMIT - brk) {
-		errno = ENOMEM;
-		return (void *)-1;
-	}
-	*HEAP_BREAK = brk + (uintptr_t)incr;
-	return (void *)brk;
 }

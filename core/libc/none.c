@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bm/port.h"
+#include "libc/heap.h"
 
 const char bm_libc_name[] = "none";
 
@@ -270,4 +271,40 @@ void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const voi
 				b[(j - 1) * size + k] = b[j * size + k];
 				b[j * size + k] = t;
 			}
+}
+
+/* No heap here: the C library's malloc family as stand-ins the link refuses (linker/common.ld's
+ * ASSERT on .bm_no_malloc names BM_LIBC), so a call to one is a message naming the option, not an
+ * "undefined reference". Never run. */
+#define NO_MALLOC __attribute__((section(".bm_no_malloc"), noinline, used))
+NO_MALLOC void *malloc(size_t n)
+{
+	(void)n;
+	return NULL;
+}
+NO_MALLOC void *calloc(size_t n, size_t size)
+{
+	(void)n;
+	(void)size;
+	return NULL;
+}
+NO_MALLOC void *realloc(void *p, size_t n)
+{
+	(void)p;
+	(void)n;
+	return NULL;
+}
+NO_MALLOC void free(void *p)
+{
+	(void)p;
+}
+
+void bm_heap_reset(void)
+{
+}
+
+size_t bm_heap_used_bytes(size_t *heap_bytes)
+{
+	*heap_bytes = 0;
+	return 0;
 }

@@ -6,6 +6,7 @@
 #include "bm/out.h"
 #include "bm/record.h"
 #include "bm_board.h"
+#include "libc/heap.h"
 #include "report/report.h"
 
 #define BM_ST_NAME(e, name, word) name,
@@ -78,6 +79,16 @@ void bm_record_start(const struct bm_run_info *run, const struct bm_bench *b, un
 	bm_rec_end(&r);
 }
 
+/* The C library's heap a benchmark took from (malloc), at most, and its size: only when it did. */
+static void heap_fields(struct bm_record *r)
+{
+	size_t heap_bytes, used = bm_heap_used_bytes(&heap_bytes);
+	if (used) {
+		bm_rec_u64(r, "heap_used_bytes", used);
+		bm_rec_u64(r, "heap_bytes", heap_bytes);
+	}
+}
+
 /* A benchmark that did not pass reports why, never a number. */
 static void failure_fields(struct bm_record *r, const struct bm_bench_result *res)
 {
@@ -99,6 +110,7 @@ static void failure_fields(struct bm_record *r, const struct bm_bench_result *re
 	}
 	if (res->stack_used_bytes)
 		bm_rec_u64(r, "stack_used_bytes", res->stack_used_bytes);
+	heap_fields(r);
 }
 
 /* A benchmark compiled with flags other than the meta record's (third-party code) says its own. */
@@ -153,6 +165,7 @@ void bm_record_result_open(struct bm_record *r, const struct bm_run_info *run, c
 	}
 	if (res->stack_used_bytes)
 		bm_rec_u64(r, "stack_used_bytes", res->stack_used_bytes);
+	heap_fields(r);
 	bm_rec_str(r, "unit", bm_cycle_unit(run->ai));
 	bm_rec_u64(r, "iters", res->iters);
 	bm_rec_u64(r, "cold", res->cold);

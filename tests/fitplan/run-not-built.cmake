@@ -1,16 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 # ctest <board>.overfull_run: the run target of an image the fit plan left unbuilt fails (Ninja:
-# status 1) saying "not built" and why, `bm run --board-json` exits 2 the same way, and neither
+# status 1) saying "not built" and why, so does its -debug target, `bm run --board-json` exits 2 the same way, and neither
 # touches the console saved before (<name>.run.log).
 #   -DBUILD=<this build tree> -DBM=<tools/bm> -DNAME=<image> -DDIR=<the image's folder>
 set(log ${DIR}/${NAME}.run.log)
 file(WRITE ${log} "the console of an earlier run\n")
-execute_process(COMMAND ${CMAKE_COMMAND} --build ${BUILD} --target ${NAME}-run
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-message("cmake --build --target ${NAME}-run: status ${rc}\n${out}${err}")
-if(rc EQUAL 0 OR NOT "${out}${err}" MATCHES "not built: RAM overflowed by [0-9]+ B")
-  message(FATAL_ERROR "the run target of an unbuilt image: status ${rc}, expected non-zero saying 'not built: ...'")
-endif()
+foreach(t run debug) # (its -debug target as well: no QEMU booting a missing file)
+  execute_process(COMMAND ${CMAKE_COMMAND} --build ${BUILD} --target ${NAME}-${t}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("cmake --build --target ${NAME}-${t}: status ${rc}\n${out}${err}")
+  if(rc EQUAL 0 OR NOT "${out}${err}" MATCHES "not built: RAM overflowed by [0-9]+ B")
+    message(FATAL_ERROR "the ${t} target of an unbuilt image: status ${rc}, expected non-zero saying 'not built: ...'")
+  endif()
+endforeach()
 execute_process(COMMAND ${BM} run --board-json ${DIR}/${NAME}.board.json
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("bm run --board-json: status ${rc}\n${out}${err}")

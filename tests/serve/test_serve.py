@@ -232,9 +232,12 @@ def test_refusals(served, tmp_path):
     assert p.returncode == 2 and "unknown benchmark 'nope'" in p.stderr, p.stderr
     p = bm("run", "--board-json", served, "--bench", "crc32", "--warmup", 300, "--save", tmp_path / "w.log")
     assert p.returncode == 2 and "number out of range '300'" in p.stderr, p.stderr
+    # (an image that is not served: refused, and the console saved before, a real run's, kept)
+    (tmp_path / "normal.log").write_text("the console of an earlier run\n")
     p = bm("run", "--board-json", env("BM_SERVE_NORMAL_JSON"), "--list", "--save", tmp_path / "normal.log",
            timeout=600)
     assert p.returncode == 2 and "not a served one" in p.stderr, p.stderr
+    assert (tmp_path / "normal.log").read_text() == "the console of an earlier run\n", "the saved console was replaced"
     p = bm("run", "--board-json", served, "--samples", 5)
     assert p.returncode == 2 and "--samples and --warmup go with --bench" in p.stderr, p.stderr
 

@@ -316,6 +316,9 @@ def value_edits():
         ("short-not-hist", "result", lambda d: d.update(short_interval=not d["short_interval"])),
         ("drift-not-hist", "result", _drift_past_spread),
         ("stack-past-end", "result", setk("stack_used_bytes", 99999)),
+        # the heap's high-water mark comes with the heap's size, and is not above it
+        ("heap-past-size", "result", lambda d: d.update(heap_used_bytes=4097, heap_bytes=4096)),
+        ("heap-alone", "result", setk("heap_used_bytes", 64)),
         ("meta-no-timer", "meta", lambda d: d.update(timer="none", timer_hz=0)),
         ("meta-no-insns", "meta", setk("instret_counter", "none")),
         ("format-decimal", "result", setk("format", Decimal(f"{FORMAT}.0"))),

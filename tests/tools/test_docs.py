@@ -112,7 +112,8 @@ def tree(tmp_path_factory):
             os.symlink(os.path.join(ROOT, name), work / name)
     env = {**os.environ, "CMAKE_BUILD_PARALLEL_LEVEL": "2"}
     for cmd in (f"cmake --preset {DEFAULT}",
-                f"cmake --build build/{DEFAULT} --target baremark selftest_faults selftest_thirdparty selftest_stateful"):
+                f"cmake --build build/{DEFAULT} --target baremark selftest_faults selftest_thirdparty selftest_stateful "
+                f"selftest_heap"):
         p = subprocess.run(cmd, shell=True, cwd=work, env=env, capture_output=True, text=True, timeout=600)
         assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
     return work, env
@@ -199,7 +200,8 @@ def test_record_keys(tree):
     work, env = tree
     images = [(work / "build" / DEFAULT, image, status) for image, status in
               (("baremark", 0), ("tests/firmware/selftest_faults", 1), ("tests/thirdparty/selftest_thirdparty", 0),
-               ("tests/firmware/selftest_stateful", 1))]   # (its sort_plain: state_dependent, state_reason)
+               ("tests/firmware/selftest_stateful", 1),    # (its sort_plain: state_dependent, state_reason)
+               ("tests/heap/selftest_heap", 0))]           # (heap_used_bytes, heap_bytes)
     required = set(os.environ.get("BM_BUILT_PRESETS", "").split())
     for board in OTHER_BOARDS:
         build = os.path.join(ROOT, "build", board)

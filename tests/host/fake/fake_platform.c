@@ -208,3 +208,14 @@ void fake_reset(void)
 }
 
 const char bm_libc_name[] = "host libc (fake board)";
+
+/* No C library heap on the fake board. */
+void bm_heap_reset(void)
+{
+}
+
+size_t bm_heap_used_bytes(size_t *heap_bytes)
+{
+	*heap_bytes = 0;
+	return 0;
+}

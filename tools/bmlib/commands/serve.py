@@ -97,7 +97,10 @@ def main(args, cmd, echo, status_of, judge):
         if hasattr(echo, "flush"):
             echo.flush()
     data = bytes(s.data)
-    if args.save:
+    # (an image that is not served ran nothing: the console saved before, its last real run's, stays)
+    if args.save and s.meta is not None and s.meta.get("serve") is not True:
+        say(f"nothing run: the console saved before ({args.save}) is kept")
+    elif args.save:
         logmod.write(args.save, data)
         if not args.quiet:
             say(f"console saved to {args.save} ({len(s.records)} records)")

@@ -239,6 +239,11 @@ def check_result(d: dict) -> list:
     f.str("name", nonempty=True)
     status = f.str("status", choices=STATUSES)
     f.int("stack_used_bytes", required=False)
+    heap_used, heap = f.int("heap_used_bytes", required=False, lo=1), f.int("heap_bytes", required=False, lo=1)
+    if ("heap_used_bytes" in d) != ("heap_bytes" in d):
+        f.errs.append("heap_used_bytes and heap_bytes come together (a benchmark that took from the heap) or not at all")
+    elif heap_used is not None and heap is not None and heap_used > heap:
+        f.errs.append(f"heap_used_bytes = {heap_used} > heap_bytes = {heap}: more heap used than the image has")
     if status is None:
         return f.errs
     if status != "ok":
