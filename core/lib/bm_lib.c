@@ -7,6 +7,7 @@
 #include "bm/events.h"
 #include "bm/harness.h"
 #include "bm/lib.h"
+#include "libc/heap.h"
 
 static const struct bm_lib_config *lib_cfg;
 static void *exit_buf[5];
@@ -93,6 +94,18 @@ void bm_rt_stack(struct bm_stack *s)
 void bm_rt_user_stack(struct bm_stack *s)
 {
 	*s = (struct bm_stack){0};
+}
+
+/* The heap is the application's (its C library's, its RTOS's): nothing for the kit to reset or
+ * read; a result says nothing of it. */
+void bm_heap_reset(void)
+{
+}
+
+size_t bm_heap_used_bytes(size_t *heap_bytes)
+{
+	*heap_bytes = 0;
+	return 0;
 }
 
 /* The machine's set-up is the application's: nothing recorded, nothing put back. */
