@@ -66,6 +66,8 @@ static inline __attribute__((always_inline)) uint64_t take_some(const struct bm_
 			}
 			run = c.s[k].count;
 			d = c.s[k++].d;
+			if (!ARCH_COUNTS_INSTRET) /* (outside the chunk's seal there: bm_band.c) */
+				d.instret = 0;
 		} else if (each) {
 			if (b->setup_each && b->setup_each() != 0) {
 				*fail = BM_V_SETUP_EACH + 1;

@@ -120,8 +120,7 @@ struct bm_bench_result {
 #endif
 };
 
-/* A value of this build's (a size) for the linker script, as an absolute symbol: no section
- * carries it, so it stays when --gc-sections drops the function that holds it. */
+/* A value of this build's (a size) for the linker script: an absolute symbol (no section: kept). */
 #define BM_LINKER_VALUE(name, value)                                                                \
 	__attribute__((used)) static void name##_value(void)                                        \
 	{                                                                                          \
@@ -134,8 +133,7 @@ static inline int bm_bench_each(const struct bm_bench *b)
 	return b->setup_each || b->teardown_each;
 }
 
-/* A benchmark whose code runs unprivileged, on its own stack (the arch isolates it, bm/port.h;
- * not .privileged). */
+/* A benchmark whose code runs unprivileged, on its own stack (bm/port.h; not .privileged). */
 static inline int bm_bench_isolated(const struct bm_bench *b)
 {
 	return ARCH_USER_ISOLATED && !b->privileged;
@@ -217,7 +215,8 @@ static inline bm_batch_fn bm_batch_of(const struct bm_bench *b, int ev)
 	return b->batch;
 }
 #endif
-/* Two readings alike (runs of them are counted), in one branch or a word at a time (bm/port.h). */
+/* Two readings alike (runs of them are counted), in one branch or a word at a time (bm/port.h);
+ * instret only where the core counts it (elsewhere the word is 0, and left unread). */
 static inline int bm_delta_same(const struct bm_delta *a, const struct bm_delta *b)
 {
 	uint64_t diff = 0;
@@ -226,8 +225,8 @@ static inline int bm_delta_same(const struct bm_delta *a, const struct bm_delta 
 	for (int i = 0; i < BM_EVENT_SLOTS; i++)
 		diff |= a->ev[i] ^ b->ev[i];
 #endif
-	return ARCH_CMP_BRANCH ? a->cycles == b->cycles && a->instret == b->instret && !diff
-	                       : !((a->cycles ^ b->cycles) | (a->instret ^ b->instret) | diff);
+	return ARCH_CMP_BRANCH ? a->cycles == b->cycles && (!ARCH_COUNTS_INSTRET || a->instret == b->instret) && !diff
+	                       : !((a->cycles ^ b->cycles) | (ARCH_COUNTS_INSTRET ? a->instret ^ b->instret : 0) | diff);
 }
 /* Before a benchmark: its event statistics emptied, each slot's overhead set. A reading taken r
  * times: each event slot's count net of its overhead into its statistics. After a benchmark that
@@ -336,7 +335,7 @@ static inline __attribute__((always_inline)) uint64_t bm_account(const struct bm
 		out->below += r;
 	}
 	uint64_t ins = d->instret - oh_instret;
-	if (__builtin_expect(d->instret < oh_instret, 0))
+	if (!ARCH_COUNTS_INSTRET || __builtin_expect(d->instret < oh_instret, 0))
 		ins = 0;
 	struct bm_u128 p = bm_u128_mul64(ins, r); /* < 2^96 */
 	*ins_lo += p.lo;

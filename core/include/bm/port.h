@@ -44,7 +44,10 @@ struct bm_record;
  *       0: the statistics use a table instead.
  *   ARCH_CMP_BRANCH  (optional, default 0) 1 when one instruction compares two registers and
  *       branches (RISC-V's beq/bne): the sampling loop then tests a reading's words one by one;
- *       elsewhere it ors their differences into one test (run/run.h, bm_delta_same). */
+ *       elsewhere it ors their differences into one test (run/run.h, bm_delta_same).
+ *   ARCH_COUNTS_INSTRET  (optional, default 1) 0 when the core has no instructions-retired
+ *       counter at all (Cortex-M: instret is 0 in every reading): the sampling paths then carry
+ *       no instret word (a reading's compare, its seal, its accounting; run/run.h). */
 #include "arch/arch.h"
 
 #ifndef ARCH_KNOWN_LOOP_INSNS
@@ -55,6 +58,9 @@ struct bm_record;
 #endif
 #ifndef ARCH_CMP_BRANCH
 #define ARCH_CMP_BRANCH 0
+#endif
+#ifndef ARCH_COUNTS_INSTRET
+#define ARCH_COUNTS_INSTRET 1
 #endif
 
 /* Benchmark code out of the kit's reach (optional; said by the arch's arch.cmake, BM_USER_ISOLATED

@@ -24,6 +24,9 @@ struct bm_timer;
 #else
 #define ARCH_HAS_CLZ64 0
 #endif
+/* No instructions-retired counter on any Cortex-M (the DWT's counters are cycles and events):
+ * every reading's instret is 0, and the sampling paths leave it out (bm/port.h). */
+#define ARCH_COUNTS_INSTRET 0
 
 enum { ARCH_SRC_DWT = 0, ARCH_SRC_SYSTICK = 1, ARCH_SRC_TIMER = 2 };
 
