@@ -51,10 +51,20 @@ void stm32_usart_tx_off(struct bm_console *con)
 	*mmio32(UART(con)->base + REG_CR1) &= ~CR1_TE;
 }
 
+/* A piece of the report in one call, the registers' addresses in registers (a call per byte
+ * was a measurable part of a short-batched board's kit share: netduinoplus2's). TXE before each
+ * byte: the USART holds one. */
+void stm32_usart_write(struct bm_console *con, const char *s, size_t n)
+{
+	volatile uint32_t *sr = mmio32(UART(con)->base + REG_SR), *dr = mmio32(UART(con)->base + REG_DR);
+	for (; n; n--) {
+		for (unsigned i = 0; !(*sr & SR_TXE) && i < PUTC_SPINS; i++)
+			;
+		*dr = (uint8_t)*s++;
+	}
+}
+
 void stm32_usart_putc(struct bm_console *con, char c)
 {
-	const struct stm32_usart *u = UART(con);
-	for (unsigned i = 0; i < PUTC_SPINS && !(*mmio32(u->base + REG_SR) & SR_TXE); i++)
-		;
-	*mmio32(u->base + REG_DR) = (uint8_t)c;
+	stm32_usart_write(con, &c, 1);
 }

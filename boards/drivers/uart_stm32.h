@@ -16,12 +16,14 @@ struct stm32_usart {
 
 void stm32_usart_init(struct bm_console *con);
 void stm32_usart_putc(struct bm_console *con, char c);
+void stm32_usart_write(struct bm_console *con, const char *s, size_t n);
 /* 1 when the USART had been turned off or reprogrammed since init (and is set up again). */
 int stm32_usart_restore(struct bm_console *con);
 /* The fault test's hook (boards/drivers/README.md): the console's output off. */
 void stm32_usart_tx_off(struct bm_console *con);
 
 #define STM32_USART_CONSOLE(name_)                                                                    \
-	{.name = (name_), .init = stm32_usart_init, .putc = stm32_usart_putc, .restore = stm32_usart_restore}
+	{.name = (name_), .init = stm32_usart_init, .putc = stm32_usart_putc,                         \
+	 .write = stm32_usart_write, .restore = stm32_usart_restore}
 
 #endif
