@@ -66,7 +66,7 @@ static inline __attribute__((always_inline)) uint64_t take_some(const struct bm_
 			}
 			run = c.s[k].count;
 			d = c.s[k++].d;
-			if (!ARCH_COUNTS_INSTRET) /* (outside the chunk's seal there: bm_band.c) */
+			if (!ARCH_COUNTS_INSTRET) /* (outside the chunk's seal there: bm_user.c) */
 				d.instret = 0;
 		} else if (each) {
 			if (b->setup_each && b->setup_each() != 0) {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The run layer (core/run/): the run (bm_run.c), one benchmark's measuring sequence
  * (bm_measure.c) and the verdicts on it (bm_verdict.c), and what they measure with: the counter
- * and the clock (bm_clock.c), calls into the benchmark's code (bm_band.c), the timed samples
- * (bm_samples.c), the events (bm_events.c) and the cache model's marks (bm_model.c).
+ * and the clock (bm_clock.c), calls into the benchmark's code (bm_band.c, bm_user.c), the timed
+ * samples (bm_samples.c), the events (bm_events.c) and the cache model's marks (bm_model.c).
  * Core-private: for the report layer (core/report/, which presents what this measures) and the
  * host unit tests. */
 #ifndef BM_RUN_H
@@ -290,7 +290,7 @@ struct bm_user_job {
 struct bm_user_job *bm_user_job(void); /* the job: at the top of the benchmark's stack */
 uint32_t bm_user_seal(uint32_t key, const struct bm_user_sample *s, uint32_t runs, uint32_t taken);
 /* Up to n batches of b at iters in one call into its code (timed: the samples, in the cache
- * model's window): 0 and its runs in *c, or the verdict (bm_band.c says how each is found:
+ * model's window): 0 and its runs in *c, or the verdict (bm_user.c says how each is found:
  * BM_V_SETUP_EACH, BM_V_READINGS, BM_V_UNREAD, BM_V_LONG, BM_V_SHORT). oh NULL: the calibration of the bound
  * on the kit's bookkeeping (bm_clock.c, with the empty probe: oh's user_call, user_batch). */
 struct bm_user_chunk {
