@@ -105,13 +105,30 @@ static __attribute__((noinline)) uint32_t user_samples_each(const struct bm_benc
 	return user_samples(b, j, 1);
 }
 
+/* Where the arch runs benchmark code unprivileged, a call into it runs on the benchmark's own
+ * stack (bm_rt_user_stack), the kit's memory below and above it: at its top the job, then the
+ * band, then the benchmark's frames. A write past the top of its frames meets the band first,
+ * read when the call returns, whatever the job's size (BM_USER_CHUNK); further up the job, whose
+ * readings are sealed (a write into a run no call wrote is seen by nothing: no figure reads it),
+ * then the kit's memory, where it faults. */
+struct user_top {
+	uintptr_t band[CALL_BAND_WORDS];
+	struct bm_user_job job;
+};
+
+static struct user_top *top_of(struct bm_user_job *j)
+{
+	return (struct user_top *)((char *)j - offsetof(struct user_top, job));
+}
+#define USER_TOP_BYTES ((sizeof(struct user_top) + 15) & ~(size_t)15)
+
 /* The benchmark's side of a call into it (user_run): runs as the benchmark's code, so it
  * reads and writes nothing of the kit's but the job (at the top of the benchmark's stack) and b
  * (in read-only memory). */
-static uintptr_t user_side(uintptr_t bp, uintptr_t jp)
+static uintptr_t user_side(uintptr_t bp, uintptr_t tp)
 {
 	const struct bm_bench *b = (const struct bm_bench *)bp;
-	struct bm_user_job *j = (struct bm_user_job *)jp;
+	struct bm_user_job *j = &((struct user_top *)tp)->job;
 	switch (j->which) {
 	case BM_USER_SETUP:
 		return (uintptr_t)b->setup();
@@ -125,17 +142,6 @@ static uintptr_t user_side(uintptr_t bp, uintptr_t jp)
 	}
 }
 
-/* Where the arch runs benchmark code unprivileged, a call into it runs on the benchmark's own
- * stack (bm_rt_user_stack), the kit's memory below and above it: at its top the band, then the
- * job, then the benchmark's frames. A write past the top of its frames meets the job (the
- * readings and their seal) and the band, read when the call returns; further up, the kit's memory,
- * where it faults. */
-struct user_top {
-	struct bm_user_job job;
-	uintptr_t band[CALL_BAND_WORDS];
-};
-#define USER_TOP_BYTES ((sizeof(struct user_top) + 15) & ~(size_t)15)
-
 /* The linker gives the benchmarks' stack its frames' bytes (the board's __user_stack_size) and
  * these (linker/common.ld), whatever this build's job holds (event slots make it larger). */
 BM_LINKER_VALUE(__bm_user_job_bytes, USER_TOP_BYTES)
@@ -147,18 +153,19 @@ struct bm_user_job *bm_user_job(void)
 {
 	struct bm_stack s;
 	bm_rt_user_stack(&s);
-	/* (16-byte aligned: the benchmark's stack pointer starts at the job) */
+	/* (16-byte aligned: the benchmark's stack pointer starts at the band) */
 	return &((struct user_top *)((s.hi - USER_TOP_BYTES) & ~(uintptr_t)15))->job;
 }
 
-/* Runs j (for b) as the benchmark's code, on its stack from just below j: its result. The kit's
- * counters are read on its own side right before and after the call (*span), and the seal's key
- * for the call taken from the first reading. A write into the band above j ends the benchmark as
- * a trap. */
+/* Runs j (for b) as the benchmark's code, on its stack from just below the band below j: its
+ * result. The kit's counters are read on its own side right before and after the call (*span),
+ * and the seal's key for the call taken from the first reading. A write into the band ends the
+ * benchmark as a trap. */
 static uintptr_t user_run(const struct bm_bench *b, struct bm_user_job *j, struct bm_delta *span, uint32_t *key,
                           int timed)
 {
-	volatile uintptr_t *band = ((struct user_top *)j)->band;
+	struct user_top *top = top_of(j);
+	volatile uintptr_t *band = top->band;
 	uint32_t which = j->which; /* (the job is the benchmark's to write) */
 	bm_guard_fill(band, band + CALL_BAND_WORDS, BM_KIT_GUARD_WORD);
 	struct arch_snap s0, s1;
@@ -167,7 +174,7 @@ static uintptr_t user_run(const struct bm_bench *b, struct bm_user_job *j, struc
 	if (timed) /* (the cache model's window inside the kit's counter reads: it takes them for a batch's) */
 		bm_model_open();
 	in_call = 1;
-	uintptr_t r = arch_user_call(user_side, (uintptr_t)b, (uintptr_t)j);
+	uintptr_t r = arch_user_call(user_side, (uintptr_t)b, (uintptr_t)top);
 	if (timed)
 		bm_model_close((uint32_t)r);
 	arch_snap_end(&s1);

@@ -271,9 +271,13 @@ int bm_band_call(const struct bm_bench *b, enum bm_user_fn which, uint32_t iters
 /* Where the arch runs benchmark code with the kit's memory out of its reach (ARCH_USER_ISOLATED,
  * bm/port.h), a call into it carries what it needs in a job at the top of the benchmark's own
  * stack (its frames below it, the kit's memory on both sides); batches come back in chunks of up
- * to BM_USER_CHUNK runs of equal readings (a deterministic benchmark's 1,000 samples in one): the
- * kit's state is written only by the kit, a call made per chunk, not per sample. */
-#define BM_USER_CHUNK 8u
+ * to BM_USER_CHUNK runs of equal readings: the kit's state is written only by the kit, a call made
+ * per chunk, not per sample. 32 runs: a counter that steps every few instructions (SysTick under
+ * QEMU) alternates between two readings, a run each; a board short of RAM sets fewer (24 bytes a
+ * run, on the benchmarks' stack: BM_BOARD_DEFINES, hifive1's). */
+#ifndef BM_USER_CHUNK
+#define BM_USER_CHUNK 32u
+#endif
 struct bm_user_sample {
 	struct bm_delta d;        /* the batches' reading */
 	uint32_t count;           /* how many batches in a row read it (>= 1) */
