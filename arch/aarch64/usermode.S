@@ -10,10 +10,10 @@
 #define CTX_D8 112
 
 	.section .text, "ax", %progbits
-/* uintptr_t arch_user_call(fn, a0, a1): the kit's callee-saved registers (x19-x30, d8-d15), its
- * sp and its interrupt masks go to arch_user_ctx; fn(a0, a1) starts at EL0 with sp at a1 (16-byte
- * aligned down: the job at the top of the benchmark's stack), with the kit's interrupt masks (the
- * watchdog's IRQ reaches it), and returns into arch_user_exit. */
+/* uintptr_t arch_user_call(fn, a0, a1): the kit's callee-saved registers (x19-x30, d8-d15), its sp
+ * and its interrupt masks go to arch_user_ctx; fn(a0, a1) starts at EL0 with sp at a1 (16-byte
+ * aligned down: the band and job at the top of the benchmark's stack), with the kit's interrupt
+ * masks (the watchdog's IRQ reaches it), and returns into arch_user_exit. */
 	.balign 4
 	.globl arch_user_call
 arch_user_call:
@@ -33,7 +33,7 @@ arch_user_call:
 	stp d12, d13, [x9, #CTX_D8 + 32]
 	stp d14, d15, [x9, #CTX_D8 + 48]
 	and x10, x2, #~15
-	mov sp, x10            /* SP_EL0: the benchmark's own stack, from below the job */
+	mov sp, x10            /* SP_EL0: the benchmark's own stack, from below the band */
 	msr elr_el1, x0
 	msr spsr_el1, x11      /* M = EL0t (0), DAIF (bits 9:6) as the kit has them */
 	mov x0, x1

@@ -24,12 +24,12 @@ _Static_assert(__builtin_offsetof(struct arch_user_ctx, d8_d15) == 40, "arch_use
 #define LOAD_FP
 #endif
 
-/* uintptr_t arch_user_call(fn, a0, a1): the kit's callee-saved registers, return address and
- * stack pointer go to arch_user_ctx (its sp non-zero: a call is in progress); fn(a0, a1) starts
- * in unprivileged Thread mode with the process stack pointer at a1 (16-byte aligned down: the job
- * at the top of the benchmark's stack) and returns into arch_user_exit. Interrupts stay as the
- * kit has them (unprivileged code cannot change PRIMASK or BASEPRI). Nothing is written to the
- * MPU: a call costs the drop of privilege and the SVC back.
+/* uintptr_t arch_user_call(fn, a0, a1): the kit's callee-saved registers, return address and stack
+ * pointer go to arch_user_ctx (its sp non-zero: a call is in progress); fn(a0, a1) starts in
+ * unprivileged Thread mode with the process stack pointer at a1 (16-byte aligned down: the kit's
+ * band and job at the top of the benchmark's stack) and returns into arch_user_exit. Interrupts
+ * stay as the kit has them (unprivileged code cannot change PRIMASK or BASEPRI). Nothing is written
+ * to the MPU: a call costs the drop of privilege and the SVC back.
  *
  * arch_user_resume: where the SVC handler returns to, in privileged Thread mode on the kit's stack
  * again, with fn's result in r0: the kit's registers back, then a return from arch_user_call. */

@@ -9,7 +9,7 @@
 	.section .text, "ax", @progbits
 /* uintptr_t arch_user_call(fn, a0, a1): the kit's callee-saved registers, stack pointer, return
  * address and interrupt enable go to arch_user_ctx; fn(a0, a1) starts in U-mode with sp at a1
- * (16-byte aligned down: the job at the top of the benchmark's stack) and returns into
+ * (16-byte aligned down: the band and job at the top of the benchmark's stack) and returns into
  * arch_user_exit. No PMP write: a call costs its two mode switches. */
 	.balign 4
 	.globl arch_user_call

@@ -21,9 +21,10 @@
 
 	.section .text, "ax", @progbits
 /* uintptr_t arch_user_call(fn, a0, a1): the kit's callee-saved registers, rsp and rflags go to
- * arch_user_ctx; fn(a0, a1) starts in ring 3 (iretq) with rsp at a1 (16-byte aligned down: the job
- * at the top of the benchmark's stack) less the return address it finds there, arch_user_exit;
- * with the kit's interrupt enable (the watchdog's interrupt reaches it) and IOPL 0. */
+ * arch_user_ctx; fn(a0, a1) starts in ring 3 (iretq) with rsp at a1 (16-byte aligned down: the
+ * kit's band and job at the top of the benchmark's stack) less the return address it finds there,
+ * arch_user_exit; with the kit's interrupt enable (the watchdog's interrupt reaches it) and
+ * IOPL 0. */
 	.balign 16
 	.globl arch_user_call
 arch_user_call:
