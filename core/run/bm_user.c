@@ -6,6 +6,10 @@
 #include "bm/build_info.h"
 #include "run/band.h"
 
+/* (a board's BM_BOARD_DEFINES may set it: a chunk's last run may go on into the next, so two at
+ * least; the job sits on the benchmarks' stack, so not without bound) */
+_Static_assert(BM_USER_CHUNK >= 2 && BM_USER_CHUNK <= 1024, "BM_USER_CHUNK: 2 to 1024 runs a chunk (run/run.h)");
+
 #define FRAME_FAULT "wrote past the top of its stack frame, into the kit's memory above its stack (the write " \
                     "faulted: benchmark code runs unprivileged)"
 
