@@ -90,7 +90,7 @@ static inline __attribute__((always_inline)) void measure_overhead(struct bm_ove
 	oh->loop_instret = i2 > oh->instret ? i2 - oh->instret : 0;
 }
 
-/* The calibration of the bound on a chunk's bookkeeping (bm_band.c, short_allowed): the empty probe's calls
+/* The calibration of the bound on a chunk's bookkeeping (bm_user.c, short_allowed): the empty probe's calls
  * of 1 and of 9 batches, the least of 8 each; what one batch more adds, and the rest a call's. */
 static void user_calibrate(const struct bm_bench *b, struct bm_overhead *oh)
 {
