@@ -16,8 +16,8 @@ __attribute__((noreturn)) void bm_band_written(uintptr_t addr, uintptr_t entry);
 
 /* One batch as the benchmark's code runs it: between its setup_each and teardown_each when it
  * has them (outside the batch's counter reads). Non-zero: its setup_each failed (no batch). */
-static inline __attribute__((always_inline)) int each_batch(const struct bm_bench *b, int each, int ev,
-                                                            uint32_t iters, struct bm_delta *d)
+static inline __attribute__((always_inline)) int bm_each_batch(const struct bm_bench *b, int each, int ev,
+                                                               uint32_t iters, struct bm_delta *d)
 {
 	if (each && b->setup_each && b->setup_each() != 0)
 		return 1;

@@ -10,10 +10,10 @@
  * .privileged, the call runs on the benchmark's own stack, the band and the call's job at its top
  * and the kit's memory, out of its reach, on both sides (bm_user.c). Otherwise on the kit's stack
  * (here), the band an alloca: GCC puts a dynamic allocation below the whole fixed frame on every
- * target, so nothing of the kit's lies between the band and the callee. __builtin_unwind_init makes the
- * calling frame save every callee-saved register (above the band) and restore them on return: a
- * callee that restores the registers it borrowed from its own overwritten frame leaves the kit's
- * as they were. There the later batches (calibration, warm-up, the timed samples) call the body
+ * target, so nothing of the kit's lies between the band and the callee. __builtin_unwind_init
+ * makes the calling frame save every callee-saved register (above the band) and restore them on
+ * return: a callee that restores the registers it borrowed from its own overwritten frame leaves
+ * the kit's as they were. There the later batches (calibration, warm-up, the timed samples) call the body
  * directly: a band around each would cost every sample. Not instrumented by AddressSanitizer
  * (the host tests): its alloca redzones would sit where the band must. */
 #include "bm/out.h"
@@ -60,7 +60,7 @@ static __attribute__((noinline, no_sanitize_address)) int kit_stack_call(const s
 	int r = 0;
 	switch (which) {
 	case BM_USER_BATCH:
-		r = each_batch(b, bm_bench_each(b), bm_events_live(), iters, d) ? BM_V_SETUP_EACH : 0;
+		r = bm_each_batch(b, bm_bench_each(b), bm_events_live(), iters, d) ? BM_V_SETUP_EACH : 0;
 		break;
 	case BM_USER_SETUP:
 		kept.t0 = bm_cycles_now();

@@ -8,7 +8,8 @@
 
 /* (a board's BM_BOARD_DEFINES may set it: a chunk's last run may go on into the next, so two at
  * least; the job sits on the benchmarks' stack, so not without bound) */
-_Static_assert(BM_USER_CHUNK >= 2 && BM_USER_CHUNK <= 1024, "BM_USER_CHUNK: 2 to 1024 runs a chunk (run/run.h)");
+_Static_assert(BM_USER_CHUNK >= 2 && BM_USER_CHUNK <= 1024,
+               "BM_USER_CHUNK: 2 to 1024 runs a chunk (run/run.h)");
 
 #define FRAME_FAULT "wrote past the top of its stack frame, into the kit's memory above its stack (the write " \
                     "faulted: benchmark code runs unprivileged)"
@@ -66,7 +67,7 @@ static inline __attribute__((always_inline)) uint32_t user_samples(const struct 
 	uint32_t left = n, count = 1;
 	struct bm_delta d;
 	j->each_failed = 0;
-	if (!left || each_batch(b, each, ev, iters, &d) != 0) {
+	if (!left || bm_each_batch(b, each, ev, iters, &d) != 0) {
 		j->each_failed = left != 0;
 		j->n = 0;
 		return 0;
@@ -74,7 +75,7 @@ static inline __attribute__((always_inline)) uint32_t user_samples(const struct 
 	run->d = d;
 	j->seal = seal_delta(j->key, &d);
 	for (left--; left; left--) {
-		if (each_batch(b, each, ev, iters, &d) != 0) {
+		if (bm_each_batch(b, each, ev, iters, &d) != 0) {
 			j->each_failed = 1;
 			break;
 		}
