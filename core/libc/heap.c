@@ -72,9 +72,11 @@ size_t bm_heap_used_bytes(size_t *heap_bytes)
 {
 	uintptr_t start = (uintptr_t)__heap_start, end = (uintptr_t)__heap_end;
 	*heap_bytes = end - start;
+	if (end == start) /* (no heap: no state either, linker/common.ld) */
+		return 0;
 	uintptr_t high = HEAP->high, base = HEAP->base;
 	/* (state a benchmark wrote over says nothing: no figure rather than a wrong one) */
-	if (end == start || high <= base || base < start || high > end)
+	if (high <= base || base < start || high > end)
 		return 0;
 	return high - start;
 }
@@ -85,7 +87,12 @@ void *sbrk(ptrdiff_t incr);
 void *_sbrk(ptrdiff_t incr) __attribute__((alias("sbrk")));
 void *sbrk(ptrdiff_t incr)
 {
-	uintptr_t brk = HEAP->brk, start = (uintptr_t)__heap_start, end = (uintptr_t)__heap_end;
+	uintptr_t start = (uintptr_t)__heap_start, end = (uintptr_t)__heap_end;
+	if (end == start) { /* a heap of 0 bytes: no state to read (linker/common.ld keeps none) */
+		errno = ENOMEM;
+		return (void *)-1;
+	}
+	uintptr_t brk = HEAP->brk;
 	if (brk < start || brk > end ||
 	    (incr < 0 ? (uintptr_t)-incr > brk - start : (uintptr_t)incr > end - brk)) {
 		errno = ENOMEM;
