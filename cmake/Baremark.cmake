@@ -520,6 +520,7 @@ function(_bm_fw_link name board select label built_for)
   endif()
 
   target_link_options(${name} PRIVATE -Wl,-Map=${outdir}/${name}.map -L${gen})
+  _bm_fw_sizes(${name} ${gen}) # (checked on a hosted board too, where the process's heap and stack serve)
   if(BM_HOSTED)
     # The system's linker script, with the registry inserted after .rodata.
     target_link_options(${name} PRIVATE -Wl,-T,${gen}/bm_hosted.ld)
@@ -528,7 +529,6 @@ function(_bm_fw_link name board select label built_for)
   endif()
   # Every section placed by name (linker/common.ld): an unplaced one fails the link.
   target_link_options(${name} PRIVATE -L${BAREMARK_DIR}/linker -T${BM_DIR}/memory.ld -Wl,--orphan-handling=error)
-  _bm_fw_sizes(${name} ${gen})
   set_property(TARGET ${name} APPEND PROPERTY LINK_DEPENDS ${BM_DIR}/memory.ld ${BAREMARK_DIR}/linker/common.ld
                ${gen}/bm_image.ld)
   # The link through bm-size: an image that does not fit its board prints the fit plan (what each
@@ -566,10 +566,23 @@ function(_bm_fw_sizes name gen)
     if(NOT v MATCHES "^(|0|[1-9][0-9]?[0-9]?[0-9]?[0-9]?[0-9]?[0-9]?[0-9]?[0-9]?)$")
       message(FATAL_ERROR "baremark_add_firmware(${name}): ${kind}_BYTES '${v}' must be a whole number of bytes")
     endif()
+    # (the heap's end is malloc's alignment; the benchmarks' frames need a floor: the kit's own
+    # frames on their stack take some 100-200 bytes of it)
+    if(NOT v STREQUAL "")
+      math(EXPR rem "${v} % 16")
+      if(NOT rem EQUAL 0)
+        message(FATAL_ERROR "baremark_add_firmware(${name}): ${kind}_BYTES ${v} must be a multiple of 16 bytes")
+      endif()
+      if(kind STREQUAL "STACK" AND v LESS 256)
+        message(FATAL_ERROR "baremark_add_firmware(${name}): STACK_BYTES ${v} leaves benchmark code no room for "
+                            "its frames: at least 256 bytes (or none given: the board's)")
+      endif()
+    endif()
     if(kind STREQUAL "HEAP" AND libc STREQUAL "none")
       if(NOT v STREQUAL "" AND NOT v STREQUAL "0")
         message(FATAL_ERROR "baremark_add_firmware(${name}): a heap of ${v} bytes (HEAP_BYTES, BM_HEAP_BYTES), and the image "
-                            "is built with BM_LIBC=none, which has no malloc: use BM_LIBC=picolibc (or newlib), or no heap")
+                            "is built with BM_LIBC=none, which has no malloc: use BM_LIBC=picolibc (or newlib), or no "
+                            "heap (HEAP_BYTES 0 on this image, or BM_HEAP_BYTES left empty)")
       endif()
       set(v 0)
     endif()
