@@ -277,7 +277,9 @@ int bm_user_batches(const struct bm_bench *b, uint32_t iters, uint32_t n, int ti
 	struct bm_delta span;
 	uint32_t key;
 	c->taken = (uint32_t)user_run(b, j, &span, &key, timed);
-	return j->each_failed ? BM_V_SETUP_EACH : chunk_verdict(j, n, key, &span, oh, bm_bench_each(b), c);
+	/* (each_failed only where there is a setup_each: elsewhere a stray write into it names none) */
+	int each = bm_bench_each(b);
+	return each && j->each_failed ? BM_V_SETUP_EACH : chunk_verdict(j, n, key, &span, oh, each, c);
 }
 
 /* Calls `which` of b as unprivileged code, on its own stack: the arch restores the kit's

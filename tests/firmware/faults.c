@@ -243,13 +243,14 @@ BM_BENCHMARK(fault_frame_overrun_body, always_right, .max_iters = 1)
 /* Where benchmark code runs unprivileged, what lies just above its frame is the kit's trampoline
  * into it (unprivileged too: its word is no harm there; where the compiler makes the verify a tail
  * call, the band above the trampoline is: a trap), then the band and the job at the top of its
- * stack, then the kit's memory, which it may not write: a word 256 bytes above the job (its size
- * is the build's, run/run.h's BM_USER_CHUNK) is a trap, named as a write past the top of its frame. */
-#include "run/run.h"
-
+ * stack, then the kit's memory, which it may not write: a word 256 bytes above its stack's top
+ * (past the job, whatever the kit's BM_USER_CHUNK makes its size) is a trap, named as a write past
+ * the top of its frame. */
 static int writes_far_past_frame(void)
 {
-	((volatile uint32_t *)(bm_user_job() + 1))[64] = 0x5a5a5a5au;
+	struct bm_stack s;
+	bm_rt_user_stack(&s);
+	((volatile uint32_t *)s.hi)[64] = 0x5a5a5a5au;
 	return 0;
 }
 
