@@ -75,15 +75,17 @@ function(baremark_add_library)
   add_library(${name}_benchmarks OBJECT ${own} ${tp})
   set_target_properties(${name}_benchmarks PROPERTIES EXPORT_COMPILE_COMMANDS ON)
   target_include_directories(${name}_benchmarks PRIVATE ${BAREMARK_DIR}/core/include ${arch_incs} ${FW_INCLUDES})
+  set(bench_incs) # (the .mk's too)
   foreach(d ${FW_BENCHMARK_DIRS} ${FW_THIRD_PARTY_DIRS})
     get_filename_component(d ${d} ABSOLUTE)
-    target_include_directories(${name}_benchmarks PRIVATE ${d})
+    list(APPEND bench_incs ${d})
     foreach(sub include inc Inc)
       if(IS_DIRECTORY ${d}/${sub})
-        target_include_directories(${name}_benchmarks PRIVATE ${d}/${sub})
+        list(APPEND bench_incs ${d}/${sub})
       endif()
     endforeach()
   endforeach()
+  target_include_directories(${name}_benchmarks PRIVATE ${bench_incs})
   target_compile_definitions(${name}_benchmarks PRIVATE ${defs} ${FW_DEFINES})
   target_compile_options(${name}_benchmarks PRIVATE ${flags} ${FW_COMPILE_OPTIONS})
   set_source_files_properties(${own} TARGET_DIRECTORY ${name}_benchmarks PROPERTIES COMPILE_OPTIONS "${BM_WARN_FLAGS}")
@@ -119,9 +121,11 @@ function(baremark_add_library)
   if(hosted)
     target_link_libraries(${name} PUBLIC m)
   endif()
+  # (one set of flags for every source in a Make project: the benchmarks' folders, DEFINES and
+  # COMPILE_OPTIONS included, or what they need would be missing there)
   _bm_lib_export(${name} "${kit_srcs};${own};${tp};${gen}/bm_registry.c;${gen}/build_info.c"
-                 "${BAREMARK_DIR}/core/include;${arch_incs};${BAREMARK_DIR}/core;${FW_INCLUDES}"
-                 "${defs};${kit_defs};${FW_DEFINES}" "${flags}")
+                 "${BAREMARK_DIR}/core/include;${arch_incs};${BAREMARK_DIR}/core;${FW_INCLUDES};${bench_incs}"
+                 "${defs};${kit_defs};${FW_DEFINES}" "${flags};${FW_COMPILE_OPTIONS}")
 endfunction()
 
 # The arch's part of a library: its counter readers (arch/<arch>/include) and its library cold

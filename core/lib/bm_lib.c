@@ -67,7 +67,7 @@ static void lib_bench_end(const char *name, struct bm_record *r)
 
 /* What the kit cannot own here, said in the meta record's board_facts. */
 #define GUARDS_OFF "stack guard and high-water mark, isolation of benchmark code, watchdog alarm, " \
-                   "the machine's set-up kept across benchmarks"
+                   "the machine's set-up kept across benchmarks, the heap's reset"
 static const struct bm_kv lib_facts[] = {
 	{"mode", "library"},
 	{"guards_off", GUARDS_OFF},
